@@ -1,0 +1,43 @@
+use std::process::ExitCode;
+
+use kgadvise_core::worth::{self, WorthGpuReport};
+
+use crate::output::{CliError, Global, emit, render_findings};
+
+const EXAMPLES: &str = "Examples:
+  kgadvise worth-gpu --task gbdt --rows 2000000
+  kgadvise worth-gpu --task gbdt --rows 300000 --refits 200
+  kgadvise worth-gpu --task dataframe --rows 50000 --json
+
+Choices: gpu, cpu, bench-both (bench one fold both ways before moving a long job).";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// gbdt, dataframe, sklearn or deep-learning.
+    #[arg(long)]
+    pub task: String,
+    /// Training rows.
+    #[arg(long)]
+    pub rows: u64,
+    /// How many times the model is refit (seeds, feature search, hill climbing).
+    #[arg(long)]
+    pub refits: Option<u64>,
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let today = global.now()?.date_naive();
+    let thresholds = global.thresholds()?;
+    let report = worth::worth_gpu(&args.task, args.rows, args.refits, today, &thresholds)?;
+    emit(&report, global, human)
+}
+
+fn human(r: &WorthGpuReport) -> String {
+    let mut s = format!("{}: {}\n  {}\n", r.task, r.choice.as_str(), r.reason);
+    for a in &r.advice {
+        s.push_str(&format!("  - {a}\n"));
+    }
+    s.push('\n');
+    s.push_str(&render_findings(&r.findings));
+    s
+}

@@ -1,0 +1,59 @@
+//! `kgadvise`: the command line. Flags are defined here and in `commands/`; everything that decides lives
+//! in kgadvise-core. This crate only gathers input (files, stdin, nvidia-smi, the clock), calls the core
+//! and prints its report as text or JSON.
+
+mod commands;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::output::Global;
+
+const ABOUT: &str = "Kaggle compute advisor: what runs where, what defaults to write, why a run is slow, \
+how many GPU hours you have until the deadline, and whether a kernel push will be refused. \
+Offline and instant.";
+
+const EXAMPLES: &str = "Examples:
+  kgadvise matrix --platform t4x2 --capability bf16
+  kgadvise defaults images --platform t4x2
+  kgadvise worth-gpu --task gbdt --rows 2000000
+  kgadvise explain KH001
+
+Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
+
+#[derive(Debug, Parser)]
+#[command(name = "kgadvise", version, about = ABOUT, after_help = EXAMPLES)]
+struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// What runs where: one cell of the hardware matrix, or the whole table.
+    Matrix(commands::matrix::Args),
+    /// The defaults to write for a domain, resolved for a platform.
+    Defaults(commands::defaults::Args),
+    /// Is the GPU worth the quota for this task and data size?
+    WorthGpu(commands::worth_gpu::Args),
+    /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
+    Explain(commands::explain::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Matrix(args) => commands::matrix::run(args, &cli.global),
+        Command::Defaults(args) => commands::defaults::run(args, &cli.global),
+        Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
+        Command::Explain(args) => commands::explain::run(args, &cli.global),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => e.report(&cli.global),
+    }
+}

@@ -1,0 +1,134 @@
+//! Printing: one JSON object with `--json`, readable text otherwise; exit codes per the contract
+//! (0 done, 1 error findings, 2 unusable input or usage).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use kgadvise_core::finding::has_errors;
+use kgadvise_core::report::Report;
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::{Finding, Severity};
+
+/// Flags every subcommand accepts.
+#[derive(Debug, clap::Args)]
+pub struct Global {
+    /// Print exactly one JSON object (with "schema" and "findings") instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The current time, RFC 3339 or a date (default: the clock). Makes answers reproducible.
+    #[arg(long, global = true, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Override a threshold of rules/, e.g. --set verdict.busy-util-pct=10 (repeatable).
+    #[arg(long = "set", global = true, value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl Global {
+    /// `--now`, or the clock: the only place kgadvise reads it.
+    pub fn now(&self) -> Result<DateTime<Utc>, CliError> {
+        match &self.now {
+            Some(text) => parse_time(text, DateRole::Instant).map_err(|e| CliError::usage(format!("--now: {e}"))),
+            None => Ok(Utc::now()),
+        }
+    }
+
+    pub fn thresholds(&self) -> Result<Thresholds, CliError> {
+        Thresholds::defaults().with_overrides(&self.set).map_err(CliError::usage)
+    }
+}
+
+/// An error that ends the command: exit 2 (unusable input or usage) with a message that names the input
+/// and what was expected.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+}
+
+impl CliError {
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError { message: message.into() }
+    }
+
+    pub fn report(&self, global: &Global) -> ExitCode {
+        if global.json {
+            let obj = serde_json::json!({
+                "schema": "kgadvise.error/1",
+                "error": self.message,
+                "findings": [],
+            });
+            println!("{obj}");
+        }
+        eprintln!("kgadvise: error: {}", self.message);
+        ExitCode::from(2)
+    }
+}
+
+impl From<kgadvise_core::hardware::UnknownId> for CliError {
+    fn from(e: kgadvise_core::hardware::UnknownId) -> CliError {
+        CliError::usage(e.to_string())
+    }
+}
+
+/// Prints a report and returns the exit code its findings call for.
+pub fn emit<R: Report>(report: &R, global: &Global, human: impl FnOnce(&R) -> String) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let text = if global.json {
+        serde_json::to_string_pretty(report).map_err(|e| CliError::usage(format!("cannot encode JSON: {e}")))?
+    } else {
+        human(report)
+    };
+    // A closed pipe (`kgadvise ... | head`) is not an error worth a panic.
+    let _ = writeln!(out, "{}", text.trim_end());
+    Ok(if has_errors(report.findings()) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Findings as text: one block per finding, fix first order kept as given.
+pub fn render_findings(findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        let mark = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        s.push_str(&format!("{mark}[{}]: {}\n", f.rule, f.title));
+        if !f.evidence.is_empty() {
+            s.push_str(&format!("  evidence: {}\n", f.evidence));
+        }
+        if !f.fix.is_empty() {
+            s.push_str(&format!("  fix: {}\n", f.fix));
+        }
+    }
+    s
+}
+
+/// A plain text table with columns padded to their widest cell.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            if i < widths.len() {
+                widths[i] = widths[i].max(cell.chars().count());
+            }
+        }
+    }
+    let line = |cells: Vec<String>| -> String {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            let pad = widths.get(i).copied().unwrap_or(0).saturating_sub(c.chars().count());
+            l.push_str(c);
+            if i + 1 < cells.len() {
+                l.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    let mut s = line(header.iter().map(|h| h.to_string()).collect());
+    s.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect()));
+    for row in rows {
+        s.push_str(&line(row.clone()));
+    }
+    s
+}

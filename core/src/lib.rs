@@ -1,0 +1,21 @@
+//! kgadvise-core: the pure heart of kgadvise, a Kaggle compute advisor.
+//!
+//! Everything that decides lives here: the rules (embedded from `rules/*.toml`), the parsers of text
+//! inputs, budget arithmetic, statistics and verdicts. Nothing here performs IO, reads the clock or draws
+//! global randomness: the current time and seeds are arguments, so the same code runs in the native CLI
+//! and in the browser (wasm32), and every answer is reproducible.
+//!
+//! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
+//! [`registry::explain`].
+
+pub mod domains;
+pub mod finding;
+pub mod hardware;
+pub mod registry;
+pub mod report;
+pub mod rulebook;
+pub mod when;
+pub mod worth;
+
+pub use finding::{Finding, Severity};
+pub use rulebook::{RuleBook, rulebook};

@@ -1,0 +1,84 @@
+//! What every answer shares: its schema name, the rule IDs that produced it, and its findings.
+
+use chrono::NaiveDate;
+
+use crate::finding::Finding;
+use crate::rulebook::{Thresholds, rulebook};
+
+/// Implemented by every report type so the CLI can pick the exit code and the web page can list findings
+/// the same way for every advisor.
+pub trait Report: serde::Serialize {
+    fn findings(&self) -> &[Finding];
+}
+
+/// Findings for dated facts older than `threshold.fact-stale-days` (spec: "answers built on a fact older
+/// than 120 days say so"). `used` lists (entry ID, as-of date); one finding lists every stale entry.
+pub fn stale_fact_findings(used: &[(&str, NaiveDate)], today: NaiveDate, thresholds: &Thresholds) -> Vec<Finding> {
+    let limit = thresholds.get("threshold.fact-stale-days");
+    let mut stale: Vec<String> = used
+        .iter()
+        .filter(|(_, as_of)| ((today - *as_of).num_days() as f64) > limit)
+        .map(|(id, as_of)| format!("{id} (as of {as_of}, {} days old)", (today - *as_of).num_days()))
+        .collect();
+    stale.sort();
+    stale.dedup();
+    if stale.is_empty() {
+        return Vec::new();
+    }
+    vec![Finding::from_rule(
+        "KH004",
+        format!("older than {limit} days on {today}: {}", stale.join("; ")),
+    )]
+}
+
+/// The as-of date of any rules entry, for [`stale_fact_findings`].
+pub fn as_of_of(id: &str) -> Option<NaiveDate> {
+    let b = rulebook();
+    b.cells
+        .iter()
+        .map(|e| (&e.id, e.as_of))
+        .chain(b.platforms.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.shapes.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.domains.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.templates.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.worth_gpu.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.rules.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.thresholds.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.facts.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.capabilities.iter().map(|e| (&e.id, e.as_of)))
+        .find(|(eid, _)| eid.as_str() == id)
+        .map(|(_, d)| d)
+}
+
+/// Staleness findings for a list of entry IDs an answer used.
+pub fn stale_findings_for(ids: &[String], today: NaiveDate, thresholds: &Thresholds) -> Vec<Finding> {
+    let dated: Vec<(&str, NaiveDate)> =
+        ids.iter().filter_map(|id| as_of_of(id).map(|d| (id.as_str(), d))).collect();
+    stale_fact_findings(&dated, today, thresholds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn a_fact_older_than_the_limit_is_flagged() {
+        let t = Thresholds::defaults();
+        let f = stale_fact_findings(&[("matrix.bf16.t4x2", day("2026-11-11"))], day("2027-06-01"), &t);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].rule, "KH004");
+        assert!(f[0].evidence.contains("matrix.bf16.t4x2"), "{}", f[0].evidence);
+    }
+
+    #[test]
+    fn a_recent_fact_is_not_flagged() {
+        let t = Thresholds::defaults();
+        assert!(stale_fact_findings(&[("x", day("2026-11-11"))], day("2026-12-01"), &t).is_empty());
+        // exactly at the limit is not older than it
+        assert!(stale_fact_findings(&[("x", day("2026-01-01"))], day("2026-05-01"), &t).is_empty());
+    }
+}
