@@ -319,8 +319,8 @@ pub fn plan(
     findings.push(Finding::from_rule(
         "KQ010",
         format!(
-            "{:.1} h now + {} weekly resets x {} h = {} GPU-hours until {}; final reserve {} h, exploration {} h{}",
-            gpu.plannable_now,
+            "{} h now + {} weekly reset(s) x {} h = {} GPU-hours until {}; final reserve {} h, exploration {} h{}",
+            fmt_h(gpu.plannable_now),
             gpu.resets_before_deadline,
             fmt_h(gpu.weekly_hours),
             fmt_h(gpu.total_hours),
@@ -329,8 +329,8 @@ pub fn plan(
             fmt_h(gpu.exploration_hours),
             tpu.as_ref()
                 .map(|t| format!(
-                    "; TPU {:.1} h now + {} x {} h = {} TPU-hours",
-                    t.plannable_now,
+                    "; TPU {} h now + {} x {} h = {} TPU-hours",
+                    fmt_h(t.plannable_now),
                     t.resets_before_deadline,
                     fmt_h(t.weekly_hours),
                     fmt_h(t.total_hours)

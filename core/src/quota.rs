@@ -116,6 +116,16 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
     if text.trim().is_empty() {
         return Err(err(None, format!("the input is empty: {EXPECTED_FORMS}")));
     }
+    let odd = text
+        .chars()
+        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
+        .count();
+    if odd * 10 > text.chars().count() || text.contains('\0') {
+        return Err(err(
+            None,
+            format!("binary data, not text: {EXPECTED_FORMS}"),
+        ));
+    }
     if text.lines().any(|l| l.trim() == NO_INFO) {
         return Ok(QuotaReading {
             form: QuotaForm::NoInfo,
@@ -138,6 +148,34 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
     read_rows(text)
 }
 
+/// The text of an input's bytes: UTF-8 (a BOM dropped) or UTF-16 with a BOM (PowerShell's `>` writes
+/// UTF-16LE: `kaggle quota -v > quota.csv`); anything else is read lossily (bad bytes become U+FFFD).
+pub fn decode_text(bytes: &[u8]) -> String {
+    let utf16 = |rest: &[u8], le: bool| -> String {
+        let units: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|c| {
+                let pair = [
+                    c.first().copied().unwrap_or(0),
+                    c.get(1).copied().unwrap_or(0),
+                ];
+                if le {
+                    u16::from_le_bytes(pair)
+                } else {
+                    u16::from_be_bytes(pair)
+                }
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => utf16(rest, true),
+        [0xFE, 0xFF, rest @ ..] => utf16(rest, false),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
 // ------------------------------------------------------------------ numbers
 
 /// Hours as Kaggle's CLI writes them: `10.45h`, `10.45`, `10.45 h`.
@@ -145,7 +183,7 @@ pub fn parse_hours(s: &str) -> Result<f64, String> {
     let t = s.trim().trim_matches('"');
     let num = t.strip_suffix(['h', 'H']).unwrap_or(t).trim();
     match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) if v.is_finite() && v >= 0.0 => within_a_week(v, t),
         _ => Err(format!(
             "`{t}` is not hours: expected a non-negative number of hours like 10.45h"
         )),
@@ -163,17 +201,30 @@ pub fn parse_duration_hours(v: &Value) -> Result<f64, String> {
         _ => None,
     };
     match secs {
-        Some(x) if x.is_finite() && x >= 0.0 => Ok(x / 3600.0),
+        Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x / 3600.0, &v.to_string()),
         _ => Err(format!(
             "{v} is not a duration: expected a protobuf duration like \"71094.4s\""
         )),
     }
 }
 
+/// Hours in a week: no weekly quota figure (used, remaining, total, reserved) can exceed it.
+pub const HOURS_PER_WEEK: f64 = 168.0;
+
+fn within_a_week(v: f64, text: &str) -> Result<f64, String> {
+    if v <= HOURS_PER_WEEK {
+        Ok(v)
+    } else {
+        Err(format!(
+            "`{text}` is not a weekly quota figure: expected hours between 0 and {HOURS_PER_WEEK} (one week)"
+        ))
+    }
+}
+
 fn json_hours(v: &Value) -> Result<f64, String> {
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
+            Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x, &n.to_string()),
             _ => Err(format!("{v} is not hours: expected a non-negative number")),
         },
         Value::String(s) => parse_hours(s),
@@ -320,7 +371,8 @@ fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
             l.split_whitespace().map(str::to_string).collect()
         }
     };
-    let header: Vec<String> = split(header_line)
+    let header_names: Vec<String> = split(header_line);
+    let header: Vec<String> = header_names
         .iter()
         .map(|h| h.to_ascii_lowercase())
         .collect();
@@ -354,7 +406,7 @@ fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
                     resource.name(),
                     cells.len(),
                     header.len(),
-                    header.join(", ")
+                    header_names.join(", ")
                 ),
             ));
         }
@@ -778,15 +830,23 @@ pub fn read_runs_log(text: &str) -> RunsLog {
                 }
             }
         };
+        let status = match obj.get("status") {
+            Some(Value::String(st)) => st.to_ascii_lowercase(),
+            other => {
+                log.diagnostics.push(format!(
+                    "line {n}: `status` {}: expected a string (pushed, queued, running, complete, ...), skipped",
+                    other.map(Value::to_string).unwrap_or_else(|| "missing".to_string())
+                ));
+                continue;
+            }
+        };
         let accelerator = s("accelerator").unwrap_or_default();
         log.runs.push(LoggedRun {
             line: n,
             kernel: s("kernel")
                 .or_else(|| s("name"))
                 .unwrap_or_else(|| format!("line {n}")),
-            status: s("status")
-                .unwrap_or_else(|| "pushed".to_string())
-                .to_ascii_lowercase(),
+            status,
             tpu: accelerator.to_ascii_lowercase().starts_with("tpu"),
             hours,
             pushed_at,

@@ -211,22 +211,26 @@ fn human(r: &PlanReport) -> String {
         ));
         if let Some(fp) = &r.fold_plan {
             s.push_str(&format!(
-                "With {} h per fold and {} folds: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h). \
-{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.\n",
+                "With {} h per fold and {} folds: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).\n",
                 fp.fold_hours,
                 fp.folds,
                 fmt_h(fp.screen_hours),
                 fmt_h(fp.promotion_hours),
                 fp.folds,
                 fmt_h(fp.kgkit_promotion_hours),
-                fmt_h(r.exploration_hours),
-                fp.cycles,
-                if fp.cycles == 1 { "" } else { "s" },
-                fp.screens_per_promotion,
-                fp.screens,
-                fp.promotions,
-                fmt_h(fp.leftover_hours)
             ));
+            if r.phase == plan::Phase::Exploration {
+                s.push_str(&format!(
+                    "{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.\n",
+                    fmt_h(r.exploration_hours),
+                    fp.cycles,
+                    if fp.cycles == 1 { "" } else { "s" },
+                    fp.screens_per_promotion,
+                    fp.screens,
+                    fp.promotions,
+                    fmt_h(fp.leftover_hours)
+                ));
+            }
             s.push_str(&format!(
                 "Start the final full-CV run (cap {} h) by {} at the latest.\n",
                 fmt_h(fp.final_run_cap_hours),

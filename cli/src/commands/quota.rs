@@ -42,11 +42,11 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
-        return Ok(String::from_utf8_lossy(&buf).into_owned());
+        return Ok(quota::decode_text(&buf));
     }
     let bytes =
         std::fs::read(path).map_err(|e| CliError::usage(format!("{path}: cannot read: {e}")))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(quota::decode_text(&bytes))
 }
 
 fn modified(path: &str) -> Option<DateTime<Utc>> {

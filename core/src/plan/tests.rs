@@ -448,3 +448,19 @@ proptest! {
         prop_assert!(fp.promotion_hours >= c * f64::from(k) / 2.0);
     }
 }
+
+#[test]
+fn fold_findings_only_with_a_fold_cost() {
+    let p = plan_of(
+        11.0,
+        "2026-12-05T00:00:00Z",
+        "2026-12-01T08:00:00Z",
+        "2026-12-17",
+        None,
+    );
+    let rules: Vec<&str> = p.findings.iter().map(|f| f.rule.as_str()).collect();
+    for id in ["KQ013", "KQ014", "KQ015", "KQ011", "KQ012"] {
+        assert!(!rules.contains(&id), "{id}: {rules:?}");
+    }
+    assert!(p.cycles.is_none() && p.last_safe_start.is_none());
+}

@@ -245,6 +245,58 @@ fn malformed_input_names_the_line_and_what_was_expected() {
             None,
             &["reset to"],
         ),
+        // the malformed-input corpus (tests/malformed/quota of the main branch)
+        (
+            r#"[{"resource": "GPU", "used": 1e308, "remaining": 1e308, "total": 1e308, "refreshAt": "2026-09-19T00:00:00"}]"#,
+            None,
+            &["item 1", "expected hours between 0 and 168"],
+        ),
+        (
+            r#"{"gpuQuota": {"timeUsed": "1e12s", "totalTimeAllowed": "108000s"}}"#,
+            None,
+            &["timeUsed", "between 0 and 168"],
+        ),
+        (
+            r#"{"quotaRefreshTime": "2026-09-19T00:00:00Z", "gpuQuota": {"timeUsed": "-5s", "totalTimeAllowed": "108000s"}}"#,
+            None,
+            &["timeUsed", "-5s"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,19/09/2026\r\n",
+            Some(2),
+            &["19/09/2026", "expected ISO 8601"],
+        ),
+        (
+            "resource,used\r\nGPU,2.42h\r\n",
+            Some(2),
+            &["expected `remaining`"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\r\nFPGA,1.00h,2.00h,3.00h,2026-09-19T00:00:00\r\n",
+            Some(1),
+            &["no GPU or TPU row"],
+        ),
+        (
+            r#"[{"resource": "GPU", "used": "19.55h", "remaining": "10.4"#,
+            Some(1),
+            &["not valid JSON", "column"],
+        ),
+        (
+            r#"{"used_h": 3.5}"#,
+            None,
+            &["used_h, remaining_h, total_h"],
+        ),
+        (
+            "resource  used   remaining  total   refreshAt            \n--------  -----  ---------  ------  -------------------  \nGPU       2.42h  27.5",
+            Some(3),
+            &["3 fields", "refreshAt"],
+        ),
+        (
+            "I think I have about ten hours left this week?\n",
+            Some(1),
+            &["header"],
+        ),
+        ("\u{0}\u{1}\u{2}abc\u{3}", None, &["binary data"]),
     ];
     for (text, line, words) in cases {
         let e = read_quota(text)
@@ -255,6 +307,21 @@ fn malformed_input_names_the_line_and_what_was_expected() {
         for w in *words {
             assert!(msg.contains(w), "{text:?}: `{msg}` lacks `{w}`");
         }
+    }
+}
+
+#[test]
+fn utf16_and_bom_are_decoded() {
+    let text = "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,2026-09-19T00:00:00\r\n";
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(text.encode_utf16().flat_map(|u| u.to_be_bytes()));
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(text.as_bytes());
+    for bytes in [le, be, bom] {
+        let r = read_quota(&decode_text(&bytes)).unwrap();
+        assert_eq!(r.gpu.unwrap().remaining, 27.58);
     }
 }
 
@@ -360,6 +427,15 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
     let log = read_runs_log(RUNS);
     assert_eq!(log.runs.len(), 6);
     assert_eq!(log.diagnostics.len(), 4, "{:?}", log.diagnostics);
+    // a status that is not a string reserves nothing (the corpus' runs-garbage.jsonl)
+    let garbage = read_runs_log("not json\n{\"status\": 5}\n");
+    assert!(garbage.runs.is_empty());
+    assert!(
+        garbage
+            .diagnostics
+            .iter()
+            .any(|d| d.starts_with("line 2") && d.contains("`status` 5"))
+    );
     assert!(
         log.diagnostics
             .iter()
@@ -524,5 +600,22 @@ proptest! {
     fn reading_never_panics(text in "\\PC{0,200}") {
         let _ = read_quota(&text);
         let _ = read_runs_log(&text);
+    }
+}
+
+#[test]
+fn a_normal_quota_fires_no_warning() {
+    // TABLE read just now, mid-week: no KQ001-KQ007 at all (each of those has its own firing test above).
+    let r = read_quota(TABLE).unwrap();
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    assert!(rep.live);
+    for id in [
+        "KQ001", "KQ002", "KQ003", "KQ004", "KQ005", "KQ006", "KQ007",
+    ] {
+        assert!(
+            !rules_of(&rep).contains(&id),
+            "{id} fired: {:?}",
+            rep.findings
+        );
     }
 }
