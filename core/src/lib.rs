@@ -8,6 +8,7 @@
 //! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
 //! [`registry::explain`].
 
+pub mod bench;
 pub mod domains;
 pub mod finding;
 pub mod hardware;

@@ -15,6 +15,7 @@ use crate::finding::Severity;
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("hardware.toml", include_str!("../../rules/hardware.toml")),
     ("domains.toml", include_str!("../../rules/domains.toml")),
+    ("bench.toml", include_str!("../../rules/bench.toml")),
 ];
 
 /// One rules file. Every table is optional so each file holds one area.
