@@ -1,0 +1,1 @@
+//! After a run: `kgadvise collect kg_run.json` (spec §11).
