@@ -45,6 +45,8 @@ enum Command {
     Explain(commands::explain::Args),
     /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
     Check(commands::check::Args),
+    /// After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.
+    Collect(commands::collect::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
         Command::Check(args) => commands::check::run(args, &cli.global),
+        Command::Collect(args) => commands::collect::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,
