@@ -305,7 +305,10 @@ pub fn collect(
     let value: Value = serde_json::from_str(text_in).map_err(|e| RunReportError {
         line: Some(e.line()),
         column: Some(e.column()),
-        message: format!("not valid JSON ({e}); expected kgkit's kg_run.json"),
+        message: format!(
+            "not valid JSON ({}); expected kgkit's kg_run.json",
+            crate::kernel::metadata::serde_reason(&e)
+        ),
     })?;
     let Some(root) = value.as_object() else {
         return Err(err(format!(

@@ -173,7 +173,10 @@ pub fn parse_metadata(
     let value: Value = serde_json::from_str(text).map_err(|e| MetadataError {
         line: Some(e.line()),
         column: Some(e.column()),
-        message: format!("not valid JSON ({e}); expected a kernel-metadata.json object"),
+        message: format!(
+            "not valid JSON ({}); expected a kernel-metadata.json object",
+            serde_reason(&e)
+        ),
     })?;
     let Value::Object(map) = value else {
         return Err(err(format!(
@@ -195,6 +198,15 @@ pub fn parse_metadata(
     } else {
         from_snake(&map)
     })
+}
+
+/// serde_json's message without its " at line L column C" suffix (the line and column are given apart).
+pub(crate) fn serde_reason(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s.get(..i).unwrap_or(&s).to_string(),
+        None => s,
+    }
 }
 
 pub(crate) fn json_type(v: &Value) -> &'static str {
