@@ -546,3 +546,89 @@ fn every_kernel_rule_is_explained() {
         assert!(v["doc"].as_str().unwrap().contains("### Fix"), "{}", r.id);
     }
 }
+
+/// The `sh` block of docs/pre-push.md.
+fn hook_script() -> String {
+    let doc =
+        std::fs::read_to_string(kgadvise_tests::workspace_root().join("docs/pre-push.md")).unwrap();
+    let start = doc
+        .find("```sh\n")
+        .expect("an ```sh block in docs/pre-push.md")
+        + "```sh\n".len();
+    let len = doc[start..].find("```").unwrap();
+    doc[start..start + len].to_string()
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+        .status
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn pre_push_hook_blocks_bad_kernels() {
+    let dir = scratch("hook");
+    let hook = dir.join("pre-push.sh");
+    std::fs::write(&hook, hook_script()).unwrap();
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(repo.join("kernels/good")).unwrap();
+    for f in ["kernel-metadata.json", "train.py"] {
+        std::fs::copy(
+            fixture("kernel/KM021/clean").join(f),
+            repo.join("kernels/good").join(f),
+        )
+        .unwrap();
+    }
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    let bin_dir = kgadvise_tests::kgadvise_path()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = || {
+        std::process::Command::new("sh")
+            .arg(&hook)
+            .current_dir(&repo)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ready to push"));
+    // A kernel whose shape Kaggle refuses: exit 1 blocks the push.
+    std::fs::create_dir_all(repo.join("kernels/bad")).unwrap();
+    for f in ["kernel-metadata.json", "train.py"] {
+        std::fs::copy(
+            fixture("kernel/KM007/trigger").join(f),
+            repo.join("kernels/bad").join(f),
+        )
+        .unwrap();
+    }
+    git(&repo, &["add", "-A"]);
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("kgadvise check kernels/bad exited 1"), "{err}");
+    // Unreadable metadata (exit 2) blocks too.
+    std::fs::write(repo.join("kernels/bad/kernel-metadata.json"), "{ not json").unwrap();
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exited 2"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
