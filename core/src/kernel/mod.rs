@@ -141,13 +141,15 @@ fn default_tpu_shape() -> Option<String> {
         .map(|s| s.name.clone())
 }
 
-fn has_placeholder(text: &str) -> bool {
+/// A template placeholder; `slug` also checks the owner part of an `owner/slug` value.
+fn has_placeholder(text: &str, slug: bool) -> bool {
     PLACEHOLDERS.iter().any(|p| text.contains(p))
-        || text.split('/').next().is_some_and(|owner| {
-            PLACEHOLDER_OWNERS
-                .iter()
-                .any(|p| owner.trim().eq_ignore_ascii_case(p))
-        })
+        || slug
+            && text.split('/').next().is_some_and(|owner| {
+                PLACEHOLDER_OWNERS
+                    .iter()
+                    .any(|p| owner.trim().eq_ignore_ascii_case(p))
+            })
 }
 
 /// `owner/slug` with an optional `/version` when `allow_version`.
@@ -202,14 +204,14 @@ pub fn check(
         ("kernel_type", &meta.kernel_type),
     ] {
         if let Some(v) = value
-            && has_placeholder(v)
+            && has_placeholder(v, field == "id")
         {
             placeholder_fields.push(field);
             findings.push(Finding::from_rule("KM003", format!("{field} = \"{v}\"")));
         }
     }
     for src in meta.dataset_sources.iter().chain(&meta.kernel_sources) {
-        if has_placeholder(src) {
+        if has_placeholder(src, true) {
             findings.push(Finding::from_rule(
                 "KM003",
                 format!("source \"{src}\" has a placeholder owner"),
@@ -501,7 +503,7 @@ pub fn check(
                     .join("; ");
                 let ev = if a.notebook {
                     format!(
-                        "{} bytes >= {limit} bytes: {} cells, {} outputs ({} bytes), {} embedded images ({} bytes); {} bytes without outputs. Biggest: {}",
+                        "{} bytes >= {limit} bytes: {} cells, {} outputs ({} bytes), {} embedded images ({} bytes); {} bytes once the outputs are cleared (Kaggle's CLI clears them before upload; pasted images in markdown stay). Biggest: {}",
                         a.bytes,
                         a.cells,
                         a.outputs,
