@@ -632,3 +632,34 @@ fn pre_push_hook_blocks_bad_kernels() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("exited 2"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every prefix of every real metadata file and kg_run.json fixture goes through the core without a panic
+/// (truncated input is the commonest broken file).
+#[test]
+fn truncated_inputs_never_panic() {
+    let thresholds = kgadvise_core::rulebook::Thresholds::defaults();
+    let today = chrono_free_today();
+    for file in realdata("kernel-metadata") {
+        let bytes = std::fs::read(&file).unwrap();
+        for cut in 0..=bytes.len() {
+            let part = &bytes[..cut];
+            let _ = kgadvise_core::kernel::check_text(
+                "x",
+                part,
+                kgadvise_core::kernel::CodeFile::Present { bytes: part },
+                &Default::default(),
+                today,
+                &thresholds,
+            );
+        }
+    }
+    for dir in rule_dirs()
+        .iter()
+        .filter(|d| d.ends_with("KR004") || d.ends_with("KR007"))
+    {
+        let bytes = std::fs::read(dir.join("trigger/kg_run.json")).unwrap();
+        for cut in (0..=bytes.len()).step_by(7) {
+            let _ = kgadvise_core::run_report::collect("x", &bytes[..cut], today, &thresholds);
+        }
+    }
+}

@@ -77,7 +77,9 @@ pub struct KernelMetadata {
     pub keywords: Vec<String>,
     pub docker_image: Option<String>,
     pub docker_image_pinning_type: Option<String>,
-    /// Verbatim, before normalisation (`""`, `"None"` kept as written).
+    /// Verbatim, before normalisation (`""`, `"None"` kept as written). Serialized under another name:
+    /// the report's `machine_shape` key means what Kaggle stores (cli.md: one key, one meaning).
+    #[serde(rename = "machine_shape_as_written")]
     pub machine_shape: Option<String>,
     /// Keys Kaggle's CLI ignores, in file order.
     pub unknown_keys: Vec<String>,

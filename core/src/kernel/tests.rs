@@ -185,3 +185,42 @@ fn errors_come_first() {
             && rules_of(&r).contains(&"KM022")
     );
 }
+
+#[test]
+fn placeholder_owners_only_in_ids_and_sources() {
+    let opts = CheckOptions {
+        timeout_seconds: Some(60),
+        ..Default::default()
+    };
+    let meta = GOOD.replace("Train fold 0", "username");
+    assert!(!rules_of(&run(&meta, CodeFile::NotNamed, &opts)).contains(&"KM003"));
+    let meta = GOOD.replace("alice/train-fold0", "your_username/train-fold0");
+    assert!(rules_of(&run(&meta, CodeFile::NotNamed, &opts)).contains(&"KM003"));
+}
+
+#[test]
+fn running_kernels_match_without_version_and_case() {
+    let meta = GOOD.replace(
+        "\"enable_internet\"",
+        "\"kernel_sources\": [\"Alice/Prep/3\"], \"enable_internet\"",
+    );
+    let hit = CheckOptions {
+        running_kernels: vec!["alice/prep".into()],
+        timeout_seconds: Some(60),
+        ..Default::default()
+    };
+    let miss = CheckOptions {
+        running_kernels: vec!["alice/prep-v2".into()],
+        timeout_seconds: Some(60),
+        ..Default::default()
+    };
+    assert!(rules_of(&run(&meta, CodeFile::NotNamed, &hit)).contains(&"KM018"));
+    assert!(!rules_of(&run(&meta, CodeFile::NotNamed, &miss)).contains(&"KM018"));
+}
+
+#[test]
+fn the_stored_shape_key_appears_once() {
+    let r = run(GOOD, CodeFile::NotNamed, &CheckOptions::default());
+    let text = serde_json::to_string(&r).unwrap_or_default();
+    assert_eq!(text.matches("\"machine_shape\"").count(), 1, "{text}");
+}
