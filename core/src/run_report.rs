@@ -342,7 +342,13 @@ pub fn collect(
     let tpu = accelerator
         .as_deref()
         .is_some_and(|a| a.to_ascii_lowercase().contains("tpu"));
-    let cpu = !tpu && gpus == 0 && gpu_util.is_empty();
+    // A CPU run: no accelerator named, no GPU listed, no GPU sampled. A GPU run whose nvidia-smi failed
+    // still names its accelerator and is charged.
+    let no_accel = accelerator.as_deref().is_none_or(|a| {
+        let a = a.trim().to_ascii_lowercase();
+        a.is_empty() || a == "none" || a == "cpu"
+    });
+    let cpu = !tpu && no_accel && gpus == 0 && gpu_util.is_empty();
 
     let mut findings = Vec::new();
     let mut used: Vec<String> = Vec::new();
@@ -578,7 +584,10 @@ pub fn collect(
         findings.push(
             Finding::from_rule(
                 "KR009",
-                format!("{gpus} GPU(s) but no gpu_util samples: quota hours per fold assume one busy GPU"),
+                format!(
+                    "accelerator {}, {gpus} GPU(s) listed, no gpu_util samples: quota hours per fold assume one busy GPU",
+                    accelerator.as_deref().unwrap_or("unknown")
+                ),
             )
             .with_title("No GPU utilisation sampled: quota per fold assumes one busy GPU")
             .with_fix("Keep the runner's nvidia-smi sampler on (unset KG_FAKE_GPUS) to measure both GPUs."),
@@ -749,6 +758,23 @@ mod tests {
                 .message
                 .contains("binary")
         );
+    }
+
+    #[test]
+    fn quota_per_fold_of_cpu_tpu_and_unsampled_gpu_runs() {
+        let mut v = healthy();
+        v.as_object_mut().unwrap().remove("gpu_util");
+        v["gpus"] = json!([]);
+        // The accelerator is a GPU although nvidia-smi listed none: charged for one GPU, and said so.
+        let r = run(&v);
+        assert!((r.quota_hours_per_fold.unwrap() - 2.1).abs() < 1e-9);
+        assert_eq!(rules(&r), vec!["KR009"]);
+        v["accelerator"] = json!("cpu");
+        assert_eq!(run(&v).quota_hours_per_fold, Some(0.0));
+        v["accelerator"] = json!("TpuV5E8");
+        let r = run(&v);
+        assert!((r.quota_hours_per_fold.unwrap() - 2.1).abs() < 1e-9);
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
     }
 
     #[test]
