@@ -255,7 +255,7 @@ pub fn check(
                     t.trim().chars().count()
                 ),
             )
-            .with_title("The title is shorter than five characters"),
+            .with_title(format!("The title is shorter than {min_title} characters")),
         );
         used.push("fact.kernel.title-min-chars".into());
     }
