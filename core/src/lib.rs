@@ -12,9 +12,11 @@ pub mod bench;
 pub mod domains;
 pub mod finding;
 pub mod hardware;
+pub mod kernel;
 pub mod registry;
 pub mod report;
 pub mod rulebook;
+pub mod run_report;
 pub mod when;
 pub mod worth;
 

@@ -16,6 +16,11 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("hardware.toml", include_str!("../../rules/hardware.toml")),
     ("domains.toml", include_str!("../../rules/domains.toml")),
     ("bench.toml", include_str!("../../rules/bench.toml")),
+    ("kernel.toml", include_str!("../../rules/kernel.toml")),
+    (
+        "run_report.toml",
+        include_str!("../../rules/run_report.toml"),
+    ),
 ];
 
 /// One rules file. Every table is optional so each file holds one area.
