@@ -21,6 +21,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise worth-gpu --task gbdt --rows 2000000
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --fold-hours 1.5 --folds 5
   kgadvise explain KH001
+  kgadvise check kernels/train --timeout-seconds 18000
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -51,6 +52,10 @@ enum Command {
     Tpu(commands::tpu::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
+    /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
+    Check(commands::check::Args),
+    /// After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.
+    Collect(commands::collect::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +69,8 @@ fn main() -> ExitCode {
         Command::Cap(args) => commands::cap::run(args, &cli.global),
         Command::Tpu(args) => commands::tpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
+        Command::Check(args) => commands::check::run(args, &cli.global),
+        Command::Collect(args) => commands::collect::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,8 @@
 //! One module per subcommand: its flags (with help and examples) and its adapter to the core.
 
 pub mod cap;
+pub mod check;
+pub mod collect;
 pub mod defaults;
 pub mod explain;
 pub mod matrix;
