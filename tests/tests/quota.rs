@@ -501,3 +501,63 @@ fn tpu_json_contract() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_malformed_quota_corpus_exits_2_naming_what_was_expected() {
+    let dir = kgadvise_tests::workspace_root()
+        .join("tests")
+        .join("malformed")
+        .join("quota");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{}", dir.display());
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let p = path.display().to_string();
+        if name.starts_with("runs-") {
+            // a runs log: unreadable lines are reported, the quota is still answered
+            let out = kgadvise()
+                .args([
+                    "quota",
+                    &q("table.txt"),
+                    "--runs",
+                    &p,
+                    "--now",
+                    NOW,
+                    "--json",
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{name}");
+            let v = json_of(&out);
+            assert_eq!(v["gpu"]["reserved"].as_f64(), Some(0.0), "{name}");
+            assert!(!v["notes"].as_array().unwrap().is_empty(), "{name}");
+            continue;
+        }
+        let out = kgadvise()
+            .args(["quota", &p, "--now", NOW, "--json"])
+            .output()
+            .unwrap();
+        if name == "csv-utf16.csv" {
+            // PowerShell's `>` writes UTF-16LE with a BOM: valid data, read as such
+            assert_eq!(out.status.code(), Some(0), "{name}");
+            assert_eq!(json_of(&out)["gpu"]["remaining"].as_f64(), Some(27.58));
+            continue;
+        }
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let v = json_of(&out);
+        let msg = v["error"].as_str().unwrap();
+        assert!(
+            msg.contains(&name) && msg.contains("expected"),
+            "{name}: {msg}"
+        );
+    }
+}
