@@ -561,3 +561,77 @@ fn the_malformed_quota_corpus_exits_2_naming_what_was_expected() {
         );
     }
 }
+
+#[test]
+fn quota_defaults_to_the_kgkit_cache_in_the_current_folder() {
+    let dir = std::env::temp_dir().join(format!("kgadvise-quota-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join(".kaggle-gm")).unwrap();
+    std::fs::copy(
+        fixture("quota/gpu_quota.json"),
+        dir.join(".kaggle-gm/gpu_quota.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixture("quota/gpu_runs.jsonl"),
+        dir.join(".kaggle-gm/gpu_runs.jsonl"),
+    )
+    .unwrap();
+    let out = kgadvise()
+        .current_dir(&dir)
+        .args(["quota", "--now", NOW, "--json"])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["form"], "kgkit-cache");
+    // the runs log came along: a-train and b-train hold 13 h; me/done (1.5 h, finished after the
+    // cache was fetched) is taken off the remaining hours
+    assert_eq!(v["gpu"]["reserved"].as_f64(), Some(13.0));
+    assert_eq!(v["gpu"]["remaining"].as_f64(), Some(8.95));
+    assert_eq!(v["gpu"]["plannable"].as_f64(), Some(0.0));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = kgadvise()
+        .current_dir(&empty)
+        .args(["quota"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a FILE or -"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plan_reserved_and_weekly_hours_flags() {
+    let base = [
+        "plan",
+        "--deadline",
+        "2026-12-17",
+        "--gpu-remaining",
+        "11",
+        "--refresh-at",
+        "2026-12-05T00:00:00",
+    ];
+    let out = kgadvise()
+        .args(base)
+        .args([
+            "--reserved",
+            "4",
+            "--weekly-hours",
+            "45",
+            "--now",
+            "2026-12-01T08:00:00Z",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["plannable_now"].as_f64(), Some(7.0));
+    assert_eq!(v["weekly_hours"].as_f64(), Some(45.0));
+    assert_eq!(v["total_hours"].as_f64(), Some(97.0));
+    let out = kgadvise()
+        .args(base)
+        .args(["--weekly-hours", "500"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

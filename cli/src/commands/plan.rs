@@ -52,6 +52,9 @@ pub struct Args {
     /// The --quota figure was read just now.
     #[arg(long)]
     pub live: bool,
+    /// Weekly GPU hours when they differ from the 30 h of the facts (floating quota, e.g. 45).
+    #[arg(long, value_name = "H")]
+    pub weekly_hours: Option<f64>,
 }
 
 fn non_negative(name: &str, v: Option<f64>) -> Result<(), CliError> {
@@ -87,7 +90,20 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     if args.folds == Some(0) {
         return Err(CliError::usage("--folds 0: expected at least 1 fold"));
     }
+    if let Some(w) = args.weekly_hours
+        && !(w.is_finite() && w > 0.0 && w <= quota::HOURS_PER_WEEK)
+    {
+        return Err(CliError::usage(format!(
+            "--weekly-hours {w}: expected hours between 0 and {} (one week)",
+            quota::HOURS_PER_WEEK
+        )));
+    }
     let adjust = |r: &mut quota::QuotaReading| {
+        if let (Some(w), Some(g)) = (args.weekly_hours, r.gpu.as_mut()) {
+            g.total = w;
+            g.remaining = g.remaining.min(w);
+            g.used = (w - g.remaining).max(0.0);
+        }
         for q in [r.gpu.as_mut(), r.tpu.as_mut()].into_iter().flatten() {
             if refresh.is_some() {
                 q.refresh_at = refresh;

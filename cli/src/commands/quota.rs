@@ -18,10 +18,14 @@ API payload (\"71094.4s\" durations, timeReserved), kgkit's .kaggle-gm/gpu_quota
 `No quota information available`. A refreshAt without zone is UTC. Stdin counts as read just now (live);
 a file is as old as its modification time unless --live or --read-at says otherwise.";
 
+const KGKIT_CACHE: &str = ".kaggle-gm/gpu_quota.json";
+const KGKIT_RUNS: &str = ".kaggle-gm/gpu_runs.jsonl";
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The quota: a file, or - for stdin (e.g. piped from `kaggle quota -v`).
+    /// The quota: a file, or - for stdin (e.g. piped from `kaggle quota -v`); default: kgkit's
+    /// .kaggle-gm/gpu_quota.json (with .kaggle-gm/gpu_runs.jsonl) when present.
     #[arg(value_name = "FILE|-")]
     pub file: Option<String>,
     /// kgkit's runs log (.kaggle-gm/gpu_runs.jsonl): in-flight runs reserve hours.
@@ -109,14 +113,26 @@ pub fn load(
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let now = global.now()?;
     let thresholds = global.thresholds()?;
-    let Some(path) = args.file.as_deref() else {
-        return Err(CliError::usage(
-            "quota: expected a FILE or - for stdin, e.g. `kaggle quota -v | kgadvise quota -`",
-        ));
+    // Without FILE: kgkit's cache and runs log in the current folder, when they are there.
+    let mut runs = args.runs.clone();
+    let path = match args.file.as_deref() {
+        Some(p) => p.to_string(),
+        None if std::path::Path::new(KGKIT_CACHE).is_file() => {
+            if runs.is_none() && std::path::Path::new(KGKIT_RUNS).is_file() {
+                runs = Some(KGKIT_RUNS.to_string());
+            }
+            KGKIT_CACHE.to_string()
+        }
+        None => {
+            return Err(CliError::usage(format!(
+                "quota: expected a FILE or - for stdin, e.g. `kaggle quota -v | kgadvise quota -` (no {KGKIT_CACHE} here)"
+            )));
+        }
     };
+    let path = path.as_str();
     let report = load(
         path,
-        args.runs.as_deref(),
+        runs.as_deref(),
         args.live,
         args.read_at.as_deref(),
         now,
