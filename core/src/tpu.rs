@@ -212,6 +212,13 @@ pub fn tpu(
             rfc3339(next_reset)
         ),
     };
+    let gpu_text = if gpu_sessions > 1 {
+        format!(
+            "{gpu_text}; {gpu_sessions} chained {gpu_limit} h sessions, resumed (finished folds skipped)"
+        )
+    } else {
+        gpu_text
+    };
     let tpu_text = format!(
         "TPU finish {} ({tpu_sessions} x ({queue} h queue + {:.2} h start-up) + {h} / {speed} = {:.2} h)",
         rfc3339(tpu_finish),
