@@ -663,3 +663,65 @@ fn truncated_inputs_never_panic() {
         }
     }
 }
+
+/// `--quota FILE`: the plannable hours of the accelerator the kernel asks for are compared with the cap.
+#[test]
+fn quota_file_feeds_the_cap_check() {
+    let quota = kgadvise_tests::fixture("kernel-quota/low-gpu.csv");
+    let gpu_kernel = kgadvise_tests::fixture("kernel/KM020/clean");
+    let out = kgadvise()
+        .args([
+            "check",
+            gpu_kernel.to_str().unwrap(),
+            "--quota",
+            quota.to_str().unwrap(),
+        ])
+        .args([
+            "--timeout-seconds",
+            "7200",
+            "--now",
+            "2026-12-01T00:00:00Z",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v = kgadvise_tests::json_of(&out);
+    assert!(
+        rules_in(&v).contains(&"KM020".to_string()),
+        "1 h plannable < 2 h cap: {v}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // Plenty of hours: no KM020.
+    let plenty = kgadvise_tests::realdata("kaggle-quota")
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("naive-refreshAt"))
+        .unwrap();
+    let out = kgadvise()
+        .args([
+            "check",
+            gpu_kernel.to_str().unwrap(),
+            "--quota",
+            plenty.to_str().unwrap(),
+        ])
+        .args([
+            "--timeout-seconds",
+            "7200",
+            "--now",
+            "2026-09-15T00:00:00Z",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(!rules_in(&kgadvise_tests::json_of(&out)).contains(&"KM020".to_string()));
+    // An unreadable quota file is unusable input.
+    let out = kgadvise()
+        .args([
+            "check",
+            gpu_kernel.to_str().unwrap(),
+            "--quota",
+            gpu_kernel.join("kernel-metadata.json").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

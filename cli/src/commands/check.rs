@@ -40,6 +40,13 @@ pub struct Args {
     /// Accelerator hours you can still plan this week (kgadvise quota).
     #[arg(long, value_name = "H")]
     pub plannable: Option<f64>,
+    /// A quota file of any form `kgadvise quota` reads (kaggle quota output, API payload, kgkit cache):
+    /// its plannable GPU (or TPU) hours are compared with the cap. --plannable wins when both are given.
+    #[arg(long, value_name = "FILE")]
+    pub quota: Option<String>,
+    /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the --quota figure.
+    #[arg(long, value_name = "FILE", requires = "quota")]
+    pub runs: Option<String>,
     /// The -t cap the push will use, in whole seconds.
     #[arg(long, value_name = "S")]
     pub timeout_seconds: Option<u64>,
@@ -91,6 +98,26 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             "--plannable {h}: expected hours >= 0"
         )));
     }
+    // Plannable (GPU, TPU) hours from a quota file, read as `kgadvise quota` reads it.
+    let quota_plannable = match &args.quota {
+        Some(path) => {
+            let now = global.now()?;
+            let report = super::quota::load(
+                path,
+                args.runs.as_deref(),
+                false,
+                None,
+                now,
+                &thresholds,
+                |_| {},
+            )?;
+            (
+                report.gpu.as_ref().map(|q| q.plannable),
+                report.tpu.as_ref().map(|q| q.plannable),
+            )
+        }
+        None => (None, None),
+    };
     let limit = kernel::max_metadata_bytes(&thresholds);
     let (name, folder, bytes) = if args.path == "-" {
         let mut buf = Vec::new();
@@ -163,7 +190,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        plannable_hours: args.plannable,
+        plannable_hours: args.plannable.or(quota_plannable.0),
+        plannable_tpu_hours: args.plannable.or(quota_plannable.1),
         timeout_seconds: args.timeout_seconds,
         code_competition: args.code_competition,
     };

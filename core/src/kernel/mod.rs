@@ -64,6 +64,8 @@ pub struct CheckOptions {
     pub running_cpu: Option<u32>,
     pub running_kernels: Vec<String>,
     pub plannable_hours: Option<f64>,
+    /// Plannable TPU hours (from a quota file); TPU pushes compare against this one.
+    pub plannable_tpu_hours: Option<f64>,
     pub timeout_seconds: Option<u64>,
     pub code_competition: bool,
 }
@@ -591,7 +593,11 @@ pub fn check(
             .timeout_seconds
             .map(|s| (s as f64 / 3600.0).min(session_h))
             .unwrap_or(session_h);
-        if let Some(plannable) = opts.plannable_hours
+        let plannable = match accelerator {
+            Accelerator::Tpu => opts.plannable_tpu_hours.or(opts.plannable_hours),
+            _ => opts.plannable_hours,
+        };
+        if let Some(plannable) = plannable
             && plannable < cap_h
         {
             let cap_txt = match opts.timeout_seconds {

@@ -130,16 +130,19 @@ fn concurrency_fires_at_the_limit_only() {
 fn quota_below_the_cap_or_the_session() {
     let low = CheckOptions {
         plannable_hours: Some(2.0),
+        plannable_tpu_hours: None,
         timeout_seconds: Some(3 * 3600),
         ..Default::default()
     };
     let ok = CheckOptions {
         plannable_hours: Some(4.0),
+        plannable_tpu_hours: None,
         timeout_seconds: Some(3 * 3600),
         ..Default::default()
     };
     let nocap = CheckOptions {
         plannable_hours: Some(11.0),
+        plannable_tpu_hours: None,
         ..Default::default()
     };
     assert!(rules_of(&run(GOOD, CodeFile::NotNamed, &low)).contains(&"KM020"));
