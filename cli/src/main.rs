@@ -3,6 +3,8 @@
 //! and prints its report as text or JSON.
 
 mod commands;
+mod lines;
+mod nvidia_smi;
 mod output;
 
 use std::process::ExitCode;
@@ -20,6 +22,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise defaults images --platform t4x2
   kgadvise worth-gpu --task gbdt --rows 2000000
   kgadvise explain KH001
+  kgadvise diagnose gpu.csv --data-rate 410 --compute-rate 980 --loop-rate 400
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -40,6 +43,10 @@ enum Command {
     Defaults(commands::defaults::Args),
     /// Is the GPU worth the quota for this task and data size?
     WorthGpu(commands::worth_gpu::Args),
+    /// Why is my run slow? Verdicts from nvidia-smi output and/or the three bench rates.
+    Diagnose(commands::diagnose::Args),
+    /// Sample nvidia-smi for N seconds, then diagnose what it printed.
+    Sample(commands::sample::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
 }
@@ -51,6 +58,8 @@ fn main() -> ExitCode {
         Command::Defaults(args) => commands::defaults::run(args, &cli.global),
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
+        Command::Diagnose(args) => commands::diagnose::run(args, &cli.global),
+        Command::Sample(args) => commands::sample::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

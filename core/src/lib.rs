@@ -11,9 +11,11 @@
 pub mod domains;
 pub mod finding;
 pub mod hardware;
+pub mod nvsmi;
 pub mod registry;
 pub mod report;
 pub mod rulebook;
+pub mod verdict;
 pub mod when;
 pub mod worth;
 
