@@ -45,10 +45,24 @@ pub fn for_each_line<R: Read>(mut r: R, mut f: impl FnMut(&str)) -> std::io::Res
         }
         let end = len + n;
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', &buf[len..end]) {
-            let stop = len + nl;
-            emit(&buf[start..stop], &mut f);
-            start = stop + 1;
+        // Up to the last newline, validate UTF-8 once for the whole block (the common case), then slice.
+        let last_nl = memchr::memrchr(b'\n', &buf[len..end]).map(|p| len + p);
+        if let Some(block_end) = last_nl
+            && let Ok(text) = std::str::from_utf8(&buf[..block_end])
+        {
+            for nl in memchr::memchr_iter(b'\n', &buf[len..block_end]) {
+                let stop = len + nl;
+                f(text.get(start..stop).unwrap_or(""));
+                start = stop + 1;
+            }
+            f(text.get(start..block_end).unwrap_or(""));
+            start = block_end + 1;
+        } else {
+            for nl in memchr::memchr_iter(b'\n', &buf[len..end]) {
+                let stop = len + nl;
+                emit(&buf[start..stop], &mut f);
+                start = stop + 1;
+            }
         }
         buf.copy_within(start..end, 0);
         len = end - start;

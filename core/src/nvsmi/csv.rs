@@ -90,6 +90,29 @@ fn is_plausible_field(name: &str) -> bool {
         )
 }
 
+/// The position of the next `,` at or after `from` (or the length): eight bytes at a time (SWAR).
+#[inline]
+fn find_comma(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ COMMAS;
+        let t = x.wrapping_sub(ONES) & !x & HIGHS;
+        if t != 0 {
+            return i + (t.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b',' {
+        i += 1;
+    }
+    i
+}
+
 #[derive(Debug)]
 pub struct CsvState {
     roles: Vec<Role>,
@@ -100,6 +123,8 @@ pub struct CsvState {
     per_process: bool,
     /// How the layout was obtained, for messages.
     source: &'static str,
+    /// The last date seen in timestamps and its seconds at midnight.
+    date_cache: Option<([u8; 10], f64)>,
 }
 
 pub enum RowResult {
@@ -110,6 +135,56 @@ pub enum RowResult {
 }
 
 impl CsvState {
+    /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.mmm`, with the date's day number cached (it changes once a
+    /// day); any other form through [`parse_timestamp`].
+    #[inline]
+    fn timestamp(&mut self, cell: &str) -> Option<f64> {
+        let b = cell.as_bytes();
+        if b.len() >= 19
+            && b[4] == b'/'
+            && b[7] == b'/'
+            && b[10] == b' '
+            && b[13] == b':'
+            && b[16] == b':'
+        {
+            let day = match &self.date_cache {
+                Some((d, secs)) if d.as_slice() == &b[..10] => *secs,
+                _ => {
+                    let secs = parse_timestamp(cell.get(..10)?)?;
+                    let mut d = [0u8; 10];
+                    d.copy_from_slice(&b[..10]);
+                    self.date_cache = Some((d, secs));
+                    secs
+                }
+            };
+            let two = |k: usize| -> Option<u32> {
+                let (x, y) = (b[k].wrapping_sub(b'0'), b[k + 1].wrapping_sub(b'0'));
+                (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
+            };
+            let (h, m, sec) = (two(11)?, two(14)?, two(17)?);
+            if h > 23 || m > 59 || sec > 60 {
+                return None;
+            }
+            let mut t = day + f64::from(h * 3600 + m * 60 + sec);
+            if b.len() > 19 {
+                if b[19] != b'.' || b.len() > 29 {
+                    return parse_timestamp(cell);
+                }
+                let mut frac = 0u32;
+                for c in &b[20..] {
+                    let d = c.wrapping_sub(b'0');
+                    if d >= 10 {
+                        return parse_timestamp(cell);
+                    }
+                    frac = frac * 10 + u32::from(d);
+                }
+                t += f64::from(frac) / super::POW10.get(b.len() - 20).copied().unwrap_or(1.0);
+            }
+            return Some(t);
+        }
+        parse_timestamp(cell)
+    }
+
     fn from_names(names: &[&str], out: &mut Collector, line: usize) -> CsvState {
         let mut roles = vec![Role::Ignore; names.len()];
         let mut best: Vec<(Role, u8, usize)> = Vec::new();
@@ -150,6 +225,7 @@ impl CsvState {
             header_line: Some(line),
             per_process,
             source: "header",
+            date_cache: None,
         }
     }
 
@@ -252,6 +328,7 @@ impl CsvState {
                 header_line: None,
                 per_process: false,
                 source: "units",
+                date_cache: None,
             });
         }
         // kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
@@ -271,6 +348,7 @@ impl CsvState {
                 header_line: None,
                 per_process: false,
                 source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
+                date_cache: None,
             });
         }
         out.diag(
@@ -304,63 +382,73 @@ impl CsvState {
                 return RowResult::NotData;
             }
         }
+        let b = line.as_bytes();
         let mut s = Sample::default();
         let mut mib: [Option<f64>; 4] = [None; 4];
         let mut mib_n = 0;
         let mut count = 0usize;
-        for (i, raw) in line.split(',').enumerate() {
-            count += 1;
-            let Some(role) = self.roles.get(i).copied() else {
+        let mut i = 0usize;
+        // One pass over the bytes: fields are short, so a plain loop beats memchr here.
+        loop {
+            let start = i;
+            i = find_comma(b, i);
+            let Some(role) = self.roles.get(count).copied() else {
                 return RowResult::NotData;
             };
-            if role == Role::Ignore {
-                continue;
-            }
-            let cell = raw.trim();
-            match role {
-                Role::Ignore => {}
-                Role::Name => s.name = (!is_no_value(cell)).then_some(cell),
-                Role::Key => s.key = (!is_no_value(cell)).then_some(cell),
-                Role::Timestamp => {
-                    if !is_no_value(cell) {
-                        match parse_timestamp(cell) {
-                            Some(t) => s.ts = Some(t),
-                            None => return RowResult::NotData,
-                        }
-                    }
+            count += 1;
+            if role != Role::Ignore {
+                let (mut a, mut z) = (start, i);
+                while a < z && b[a] == b' ' {
+                    a += 1;
                 }
-                _ => {
-                    let v = if is_no_value(cell) {
-                        None
-                    } else {
-                        match parse_num(cell) {
+                while z > a && matches!(b[z - 1], b' ' | b'\t') {
+                    z -= 1;
+                }
+                // a and z sit next to ASCII bytes (or at the ends), so they are char boundaries.
+                let cell = line.get(a..z).unwrap_or("");
+                match role {
+                    Role::Ignore => {}
+                    Role::Name => s.name = (!is_no_value(cell)).then_some(cell),
+                    Role::Key => s.key = (!is_no_value(cell)).then_some(cell),
+                    Role::Timestamp => match self.timestamp(cell) {
+                        Some(t) => s.ts = Some(t),
+                        None if is_no_value(cell) => {}
+                        None => return RowResult::NotData,
+                    },
+                    _ => {
+                        let v = match parse_num(cell) {
                             Some(v) => Some(v),
+                            None if is_no_value(cell) => None,
                             None => return RowResult::NotData,
-                        }
-                    };
-                    match role {
-                        Role::Index => match v {
-                            Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.0e6 => {
-                                s.index = Some(x as u32)
+                        };
+                        match role {
+                            Role::Index => match v {
+                                Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.0e6 => {
+                                    s.index = Some(x as u32)
+                                }
+                                None => {}
+                                Some(_) => return RowResult::NotData,
+                            },
+                            Role::Util => s.util = v,
+                            Role::MemUsed => s.mem_used = v,
+                            Role::MemTotal => s.mem_total = v,
+                            Role::PowerDraw => s.power_draw = v,
+                            Role::PowerLimit => s.power_limit = v,
+                            Role::Mib => {
+                                if let Some(slot) = mib.get_mut(mib_n) {
+                                    *slot = v;
+                                    mib_n += 1;
+                                }
                             }
-                            None => {}
-                            Some(_) => return RowResult::NotData,
-                        },
-                        Role::Util => s.util = v,
-                        Role::MemUsed => s.mem_used = v,
-                        Role::MemTotal => s.mem_total = v,
-                        Role::PowerDraw => s.power_draw = v,
-                        Role::PowerLimit => s.power_limit = v,
-                        Role::Mib => {
-                            if let Some(slot) = mib.get_mut(mib_n) {
-                                *slot = v;
-                                mib_n += 1;
-                            }
+                            _ => {}
                         }
-                        _ => {}
                     }
                 }
             }
+            if i >= b.len() {
+                break;
+            }
+            i += 1;
         }
         if count != self.roles.len() {
             return RowResult::NotData;
@@ -455,6 +543,28 @@ mod tests {
         }
         p.finish(&mut c);
         c
+    }
+
+    #[test]
+    fn swar_comma_search() {
+        for line in [
+            "",
+            ",",
+            "abcdefgh,",
+            "abcdefghijklmnop",
+            "a,b",
+            "0123456789abcdef,x",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9},",
+        ] {
+            let b = line.as_bytes();
+            for from in 0..=b.len() {
+                let want = b[from..]
+                    .iter()
+                    .position(|c| *c == b',')
+                    .map_or(b.len(), |p| p + from);
+                assert_eq!(find_comma(b, from), want, "{line:?} from {from}");
+            }
+        }
     }
 
     #[test]

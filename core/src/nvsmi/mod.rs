@@ -144,7 +144,8 @@ impl GpuAcc {
         {
             self.util_n += 1;
             self.util_sum += u;
-            let b = u.round().clamp(0.0, 100.0) as usize;
+            // u + 0.5 truncated: round() is a libm call on baseline x86_64.
+            let b = (u.clamp(0.0, 100.0) + 0.5) as usize;
             if let Some(h) = self.hist.get_mut(b) {
                 *h += 1;
             }
@@ -655,7 +656,7 @@ pub fn parse_num(cell: &str) -> Option<f64> {
         if fd == 0 && int_digits == 0 {
             return None;
         }
-        v += frac as f64 / 10f64.powi(fd as i32);
+        v += frac as f64 / POW10.get(fd).copied().unwrap_or(1.0);
     } else if int_digits == 0 {
         return None;
     }
@@ -667,6 +668,12 @@ pub fn parse_num(cell: &str) -> Option<f64> {
     }
     Some(if neg { -v } else { v })
 }
+
+/// Powers of ten for decimal fractions (up to 18 digits).
+pub(crate) const POW10: [f64; 19] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18,
+];
 
 // ----- time -------------------------------------------------------------------------------------------
 
