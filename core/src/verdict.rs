@@ -169,8 +169,21 @@ impl Diagnoser {
         self.parser.feed_line(line, &mut self.collector);
     }
 
+    /// A worker for the next chunk of CSV rows, when the input is in a CSV layout that allows it.
+    pub fn csv_worker(&self) -> Option<crate::nvsmi::CsvWorker> {
+        self.parser.csv_worker()
+    }
+
+    /// Merges a worker that read the chunk right after everything fed so far.
+    pub fn absorb(&mut self, w: crate::nvsmi::CsvWorker) {
+        self.parser.absorb(w, &mut self.collector);
+    }
+
     /// A chunk of whole lines.
     pub fn feed_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
         for line in text.split('\n') {
             self.feed_line(line);
         }
@@ -920,6 +933,59 @@ mod tests {
             .verdicts,
             ["no-data"]
         );
+    }
+
+    #[test]
+    fn parallel_chunks_give_the_sequential_answer() {
+        let mut text = csv_log(&[(90.0, 0.5), (3.0, 0.0)], 120);
+        // a repeated header, a bad row and a table in the middle: workers must hand these back
+        let lines: Vec<&str> = text.lines().collect();
+        let header = lines[0].to_string();
+        let mut mixed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        mixed.insert(100, header.clone());
+        mixed.insert(150, "2026/11/30 01:00:00.000, 0, Tesla T4, 5".into());
+        mixed.insert(180, "+-----+".into());
+        text = mixed.join("\n") + "\n";
+        let t = Thresholds::defaults();
+        let seq = diagnose_text(&text, ParseOptions::default(), RunInputs::default(), &t);
+        let mut d = Diagnoser::new(ParseOptions::default());
+        // chunks of 37 lines: the first sequential, later ones through workers when possible
+        let all: Vec<&str> = text.split_inclusive('\n').collect();
+        for chunk in all.chunks(37) {
+            let chunk: String = chunk.concat();
+            match d.csv_worker() {
+                Some(mut w) => {
+                    let used = w.feed(&chunk);
+                    d.absorb(w);
+                    d.feed_text(chunk[used..].trim_end_matches('\n'));
+                }
+                None => d.feed_text(chunk.trim_end_matches('\n')),
+            }
+        }
+        let par = d.finish(RunInputs::default(), &t);
+        assert_eq!(par.verdicts, seq.verdicts);
+        assert_eq!(par.diagnostics, seq.diagnostics);
+        assert_eq!(par.lines, seq.lines);
+        assert_eq!(par.span_s, seq.span_s);
+        for (a, b) in par.gpus.iter().zip(&seq.gpus) {
+            assert_eq!(
+                (
+                    a.samples,
+                    a.util_mean,
+                    a.util_p10,
+                    a.util_p90,
+                    a.mem_peak_mib
+                ),
+                (
+                    b.samples,
+                    b.util_mean,
+                    b.util_p10,
+                    b.util_p90,
+                    b.mem_peak_mib
+                )
+            );
+            assert_eq!(a.power_mean_w, b.power_mean_w);
+        }
     }
 
     #[test]

@@ -582,3 +582,51 @@ fn sample_runs_a_fake_nvidia_smi() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn large_files_read_in_parallel_give_the_sequential_answer() {
+    // > 32 MiB so the CLI takes its parallel reader; a repeated header, a bad row and a pasted table inside.
+    let path = std::env::temp_dir().join(format!("kgadvise-parallel-{}.csv", std::process::id()));
+    let mut text = String::from(
+        "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n",
+    );
+    let mut s = 0u64;
+    while text.len() < 34 << 20 {
+        let (h, m, sec) = (s / 3600 % 24, s / 60 % 60, s % 60);
+        text.push_str(&format!(
+            "2026/11/28 {h:02}:{m:02}:{sec:02}.000, 0, Tesla T4, {}, {}, 15360\n",
+            50 + s % 50,
+            9000 + s % 999
+        ));
+        text.push_str(&format!(
+            "2026/11/28 {h:02}:{m:02}:{sec:02}.000, 1, Tesla T4, {}, 3, 15360\n",
+            s % 3
+        ));
+        s += 1;
+        if s == 200_000 {
+            text.push_str("timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n");
+        }
+        if s == 300_000 {
+            text.push_str("2026/11/28 10:00:00.000, 0, Tes\n+-------+\n");
+        }
+    }
+    std::fs::write(&path, &text).unwrap();
+    let run = |threads: &str| {
+        let out = kgadvise()
+            .env("KGADVISE_THREADS", threads)
+            .args(["diagnose", path.to_str().unwrap(), "--json"])
+            .output()
+            .unwrap();
+        let mut v = json_of(&out);
+        for g in v["gpus"].as_array_mut().unwrap() {
+            g.as_object_mut().unwrap().remove("timeline");
+            g.as_object_mut().unwrap().remove("timeline_step_samples");
+        }
+        v
+    };
+    let (seq, par) = (run("1"), run("3"));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(seq, par);
+    assert_eq!(seq["diagnostics_total"], 1, "{seq}");
+    assert_eq!(seq["gpus"][0]["samples"].as_u64().unwrap(), s);
+}

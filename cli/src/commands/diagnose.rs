@@ -104,6 +104,135 @@ pub fn diagnose_reader<R: Read>(r: R, name: &str, d: &mut Diagnoser) -> Result<(
         .map_err(|e| CliError::usage(format!("cannot read {name}: {e}")))
 }
 
+/// Files at least this large are read by parallel workers once the parser is in a CSV layout.
+const PARALLEL_MIN_BYTES: u64 = 32 << 20;
+/// Each worker reads one block of about this size (ending at a newline).
+const BLOCK: usize = 8 << 20;
+
+/// Worker threads for large files: `KGADVISE_THREADS` (1 = sequential), else the cores when there are at
+/// least 4 (on 2 shared cores the merge costs more than it gains), at most 8.
+fn parallel_threads() -> usize {
+    if let Some(n) = std::env::var("KGADVISE_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.clamp(1, 64);
+    }
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    if cores >= 4 { cores.min(8) } else { 1 }
+}
+
+fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Feeds whole lines of a block to the sequential parser.
+fn feed_block(d: &mut Diagnoser, block: &[u8]) -> std::io::Result<()> {
+    crate::lines::for_each_line(block, |l| d.feed_line(l))
+}
+
+/// A large UTF-8 file: blocks of CSV rows go to one worker per core (each with a copy of the layout),
+/// merged in order; whatever a worker cannot read (another header, a table, a bad row) goes through the
+/// sequential parser, so the answer is the same as reading line by line.
+pub fn diagnose_file_parallel(
+    mut f: std::fs::File,
+    name: &str,
+    d: &mut Diagnoser,
+    threads: usize,
+) -> Result<(), CliError> {
+    let err = |e: std::io::Error| CliError::usage(format!("cannot read {name}: {e}"));
+    let mut carry: Vec<u8> = Vec::new();
+    let mut eof = false;
+    while !eof || !carry.is_empty() {
+        let mut blocks: Vec<Vec<u8>> = Vec::new();
+        while blocks.len() < threads && !eof {
+            let mut buf = std::mem::take(&mut carry);
+            let start = buf.len();
+            buf.resize(start + BLOCK, 0);
+            let n = read_full(&mut f, &mut buf[start..]).map_err(err)?;
+            buf.truncate(start + n);
+            if n == 0 {
+                eof = true;
+            }
+            if !eof {
+                match memchr::memrchr(b'\n', &buf) {
+                    Some(p) => {
+                        carry = buf[p + 1..].to_vec();
+                        buf.truncate(p + 1);
+                    }
+                    // No newline yet: keep reading (the line reader cuts overlong lines).
+                    None if buf.len() < 8 * BLOCK => {
+                        carry = buf;
+                        continue;
+                    }
+                    None => {}
+                }
+            }
+            if !buf.is_empty() {
+                blocks.push(buf);
+            }
+        }
+        if eof && !carry.is_empty() {
+            blocks.push(std::mem::take(&mut carry));
+        }
+        let mut i = 0;
+        while i < blocks.len() {
+            let texts: Vec<&str> = blocks[i..]
+                .iter()
+                .map_while(|b| std::str::from_utf8(b).ok())
+                .collect();
+            let workers: Vec<_> = texts.iter().map_while(|_| d.csv_worker()).collect();
+            if texts.is_empty() || workers.is_empty() {
+                feed_block(d, &blocks[i]).map_err(err)?;
+                i += 1;
+                continue;
+            }
+            let results: Vec<(kgadvise_core::nvsmi::CsvWorker, usize)> = std::thread::scope(|s| {
+                let handles: Vec<_> = workers
+                    .into_iter()
+                    .zip(texts.iter())
+                    .map(|(mut w, t)| {
+                        s.spawn(move || {
+                            let used = w.feed(t);
+                            (w, used)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            });
+            let mut advanced = 0;
+            for (k, (w, used)) in results.into_iter().enumerate() {
+                let text = texts[k];
+                d.absorb(w);
+                advanced = k + 1;
+                if used < text.len() {
+                    // The worker stopped at a line of another kind: the sequential parser takes the rest,
+                    // and the later blocks are read again with the layout in force after it.
+                    feed_block(d, &text.as_bytes()[used..]).map_err(err)?;
+                    break;
+                }
+            }
+            if advanced == 0 {
+                feed_block(d, &blocks[i]).map_err(err)?;
+                advanced = 1;
+            }
+            i += advanced;
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let thresholds = global.thresholds()?;
     let opts = args.input.parse_options()?;
@@ -113,9 +242,26 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         None => {}
         Some("-") => diagnose_reader(std::io::stdin().lock(), "stdin", &mut d)?,
         Some(path) => {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::usage(format!("cannot open {path}: {e}")))?;
-            diagnose_reader(f, path, &mut d)?;
+            let open = || {
+                std::fs::File::open(path)
+                    .map_err(|e| CliError::usage(format!("cannot open {path}: {e}")))
+            };
+            let mut f = open()?;
+            let big = f
+                .metadata()
+                .map(|m| m.is_file() && m.len() >= PARALLEL_MIN_BYTES)
+                .unwrap_or(false);
+            let threads = parallel_threads();
+            let mut head = [0u8; 2];
+            let utf16 = big
+                && read_full(&mut f, &mut head)
+                    .is_ok_and(|n| n == 2 && (head == [0xFF, 0xFE] || head == [0xFE, 0xFF]));
+            let f = open()?;
+            if big && !utf16 && threads > 1 {
+                diagnose_file_parallel(f, path, &mut d, threads)?;
+            } else {
+                diagnose_reader(f, path, &mut d)?;
+            }
         }
     }
     let report = d.finish(inputs, &thresholds);

@@ -113,7 +113,7 @@ fn find_comma(b: &[u8], from: usize) -> usize {
     i
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct CsvState {
     roles: Vec<Role>,
     /// The header text (repeated headers are skipped), empty for a header-less layout.
@@ -135,6 +135,12 @@ pub enum RowResult {
 }
 
 impl CsvState {
+    /// Rows of this layout can be read by independent workers and merged: every row names its GPU by
+    /// index (GPUs numbered by order of appearance would differ between chunks).
+    pub fn parallel_safe(&self) -> bool {
+        !self.per_process && (self.roles.contains(&Role::Index) || !self.roles.contains(&Role::Key))
+    }
+
     /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.mmm`, with the date's day number cached (it changes once a
     /// day); any other form through [`parse_timestamp`].
     #[inline]

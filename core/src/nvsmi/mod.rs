@@ -198,6 +198,50 @@ impl GpuAcc {
         }
     }
 
+    /// Adds the summary of the samples that came right after this GPU's (a later chunk of the log).
+    pub fn merge_after(&mut self, o: &GpuAcc) {
+        self.samples += o.samples;
+        if o.name.is_some() {
+            self.name.clone_from(&o.name);
+        }
+        self.util_n += o.util_n;
+        self.util_sum += o.util_sum;
+        for (a, b) in self.hist.iter_mut().zip(o.hist.iter()) {
+            *a += b;
+        }
+        if let Some(m) = o.mem_peak {
+            self.mem_peak = Some(self.mem_peak.map_or(m, |p| p.max(m)));
+        }
+        if o.mem_total.is_some() {
+            self.mem_total = o.mem_total;
+        }
+        self.power_n += o.power_n;
+        self.power_sum += o.power_sum;
+        if o.power_limit.is_some() {
+            self.power_limit = o.power_limit;
+        }
+        if let Some(f) = o.first_ts {
+            self.first_ts = Some(self.first_ts.map_or(f, |x| x.min(f)));
+        }
+        if let Some(l) = o.last_ts {
+            self.last_ts = Some(self.last_ts.map_or(l, |x| x.max(l)));
+        }
+        self.ts_n += o.ts_n;
+        // The later timeline, point by point, each weighing the samples it stands for.
+        let mut points: Vec<(f64, u64)> =
+            o.timeline.iter().map(|p| (*p, o.timeline_step)).collect();
+        if o.bucket_n > 0 {
+            points.push((o.bucket_sum / o.bucket_n as f64, o.bucket_n));
+        }
+        for (mean, weight) in points {
+            self.bucket_sum += mean * weight as f64;
+            self.bucket_n += weight;
+            if self.bucket_n >= self.timeline_step {
+                self.push_point();
+            }
+        }
+    }
+
     /// The timeline including the partial last group.
     pub fn timeline_points(&self) -> Vec<f64> {
         let mut t = self.timeline.clone();
@@ -288,6 +332,21 @@ impl Collector {
         self.gpus.push(g);
     }
 
+    /// Adds the GPUs of a collector that read a later chunk of the same CSV layout.
+    pub fn merge_after(&mut self, o: &Collector) {
+        for g in &o.gpus {
+            match self.gpus.iter().position(|x| x.index == g.index) {
+                Some(i) => {
+                    if let Some(x) = self.gpus.get_mut(i) {
+                        x.merge_after(g);
+                    }
+                }
+                None if self.gpus.len() < MAX_GPUS => self.gpus.push(g.clone()),
+                None => {}
+            }
+        }
+    }
+
     pub fn diag(&mut self, line: usize, message: impl Into<String>) {
         self.diagnostics_total += 1;
         if self.diagnostics.len() < MAX_DIAGNOSTICS {
@@ -355,9 +414,10 @@ pub struct LogParser {
     pending_ts: Option<f64>,
     /// The previous line was the first half of the two-line "couldn't communicate" message.
     pending_error: Option<String>,
-    /// Last CSV state, kept while a table interrupts (a table-then-CSV file reuses nothing, but a
-    /// repeated header is cheap to recognise).
+    /// The last CSV header line (a repeated header is skipped).
     last_csv_header: Option<String>,
+    /// The CSV layout in force before another format interrupted it (rows after a pasted table resume it).
+    last_csv: Option<csv::CsvState>,
 }
 
 impl LogParser {
@@ -369,7 +429,29 @@ impl LogParser {
             pending_ts: None,
             pending_error: None,
             last_csv_header: None,
+            last_csv: None,
         }
+    }
+
+    /// A copy of the current CSV layout when rows can be read in parallel chunks (see [`CsvWorker`]).
+    pub fn csv_worker(&self) -> Option<CsvWorker> {
+        match &self.mode {
+            Mode::Csv(st) if st.parallel_safe() && self.pending_error.is_none() => {
+                Some(CsvWorker {
+                    state: st.clone(),
+                    collector: Collector::default(),
+                    lines: 0,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Takes in what a worker read: its samples and the lines it consumed.
+    pub fn absorb(&mut self, w: CsvWorker, out: &mut Collector) {
+        out.merge_after(&w.collector);
+        self.line_no += w.lines;
+        out.lines = self.line_no;
     }
 
     pub fn options(&self) -> &ParseOptions {
@@ -517,6 +599,16 @@ impl LogParser {
             return;
         }
         if !matches!(self.mode, Mode::Csv(_))
+            && let Some(mut st) = self.last_csv.take()
+        {
+            if let csv::RowResult::Done = st.data_row(line, n, out) {
+                self.finish_mode(out);
+                self.mode = Mode::Csv(st);
+                return;
+            }
+            self.last_csv = Some(st);
+        }
+        if !matches!(self.mode, Mode::Csv(_))
             && let Some(mut state) = csv::CsvState::headerless(line, n, &self.opts, out)
         {
             self.finish_mode(out);
@@ -548,6 +640,7 @@ impl LogParser {
 
     fn finish_mode(&mut self, out: &mut Collector) {
         match std::mem::replace(&mut self.mode, Mode::None) {
+            Mode::Csv(st) => self.last_csv = Some(st),
             Mode::Query(mut q) => q.finish(out),
             Mode::Xml(st) => st.finish(out),
             _ => {}
@@ -560,6 +653,33 @@ impl LogParser {
             out.error(first);
         }
         self.finish_mode(out);
+    }
+}
+
+/// Reads a chunk of rows of a known CSV layout on its own (another thread), stopping at the first line that
+/// is not such a row; [`LogParser::absorb`] merges it. Per-GPU sums, histograms and extremes merge exactly.
+#[derive(Debug)]
+pub struct CsvWorker {
+    state: csv::CsvState,
+    collector: Collector,
+    lines: usize,
+}
+
+impl CsvWorker {
+    /// Reads whole lines of `text` (each ending in `\n`) until one is not a row of the layout. Returns the
+    /// number of bytes consumed: the rest goes to the sequential parser.
+    pub fn feed(&mut self, text: &str) -> usize {
+        let mut pos = 0;
+        for line in text.split_inclusive('\n') {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            let body = body.strip_suffix('\r').unwrap_or(body);
+            if let csv::RowResult::NotData = self.state.data_row(body, 0, &mut self.collector) {
+                break;
+            }
+            self.lines += 1;
+            pos += line.len();
+        }
+        pos
     }
 }
 
