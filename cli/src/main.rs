@@ -20,6 +20,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise defaults images --platform t4x2
   kgadvise worth-gpu --task gbdt --rows 2000000
   kgadvise explain KH001
+  kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -40,6 +41,8 @@ enum Command {
     Defaults(commands::defaults::Args),
     /// Is the GPU worth the quota for this task and data size?
     WorthGpu(commands::worth_gpu::Args),
+    /// Should an idea be promoted? A paired bootstrap of its predictions against its control's.
+    Compare(commands::compare::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
 }
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Defaults(args) => commands::defaults::run(args, &cli.global),
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
+        Command::Compare(args) => commands::compare::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

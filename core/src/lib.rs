@@ -14,6 +14,7 @@ pub mod hardware;
 pub mod registry;
 pub mod report;
 pub mod rulebook;
+pub mod stats;
 pub mod when;
 pub mod worth;
 

@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags (with help and examples) and its adapter to the core.
 
+pub mod compare;
 pub mod defaults;
 pub mod explain;
 pub mod matrix;
