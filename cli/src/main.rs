@@ -43,6 +43,10 @@ enum Command {
     WorthGpu(commands::worth_gpu::Args),
     /// Should an idea be promoted? A paired bootstrap of its predictions against its control's.
     Compare(commands::compare::Args),
+    /// Should a running screen stop? Its learning curve against the baseline's.
+    Prune(commands::prune::Args),
+    /// Do screens rank ideas as full cross-validation does? Sign agreement and Spearman.
+    Fidelity(commands::fidelity::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
 }
@@ -55,6 +59,8 @@ fn main() -> ExitCode {
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
         Command::Compare(args) => commands::compare::run(args, &cli.global),
+        Command::Prune(args) => commands::prune::run(args, &cli.global),
+        Command::Fidelity(args) => commands::fidelity::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

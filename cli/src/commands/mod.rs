@@ -3,5 +3,7 @@
 pub mod compare;
 pub mod defaults;
 pub mod explain;
+pub mod fidelity;
 pub mod matrix;
+pub mod prune;
 pub mod worth_gpu;
