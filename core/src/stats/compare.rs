@@ -541,12 +541,18 @@ pub fn compare(
         opts.seed,
     );
     let GainSummary {
-        se,
-        z,
+        mut se,
+        mut z,
         p_better,
         ci95,
         bootstrap_gain,
     } = summarise(gain, &gains);
+    // Identical resamples (one row, one group) differ only by rounding: that is no variance at all.
+    let scale = idea_score.abs().max(control_score.abs()).max(1.0);
+    if se.is_some_and(|s| s <= 1e-12 * scale) {
+        se = Some(0.0);
+        z = None;
+    }
     if undefined > 0 {
         cautions.push(format!(
             "{undefined} of {} resamples held one class only and were left out (AUC undefined there)",
