@@ -65,6 +65,7 @@ fn point_metrics_folds_and_fold_t_match_sklearn_and_scipy() {
             resamples: 50,
             seed: 1,
             baseline_fold_scores: None,
+            threads: 2,
         };
         let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
         assert!(
@@ -183,6 +184,7 @@ fn seeded_bootstrap_se_agrees_with_numpy() {
             resamples: 300,
             seed: 42,
             baseline_fold_scores: None,
+            threads: 2,
         };
         let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
         let want = f(&exp[name]["bootstrap_se_numpy"]);
@@ -194,6 +196,20 @@ fn seeded_bootstrap_se_agrees_with_numpy() {
         // deterministic for a seed, different for another
         let again = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
         assert_eq!(again.se, r.se);
+        let one_thread = compare::compare(
+            &p,
+            &CompareOptions {
+                threads: 1,
+                ..opts.clone()
+            },
+            &Thresholds::defaults(),
+        )
+        .unwrap();
+        assert_eq!(
+            one_thread.se, r.se,
+            "{name}: the answer must not depend on the threads"
+        );
+        assert_eq!(one_thread.ci95, r.ci95);
         let other = compare::compare(
             &p,
             &CompareOptions {
@@ -227,7 +243,6 @@ fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
         p.y_true.push(0.0);
         p.control.push(1.0 + e);
         p.idea.push(1.0 + e - idea_better_by + 0.3 * next());
-        p.label.push(format!("line {}", i + 2));
     }
     p
 }
@@ -238,6 +253,7 @@ fn decide(p: &Paired, metric: Metric) -> compare::CompareReport {
         resamples: 300,
         seed: 42,
         baseline_fold_scores: None,
+        threads: 2,
     };
     compare::compare(p, &opts, &Thresholds::defaults()).unwrap()
 }
@@ -274,6 +290,7 @@ fn z_exactly_at_the_bar_promotes_and_just_above_is_suspect() {
         resamples: 300,
         seed: 42,
         baseline_fold_scores: None,
+        threads: 2,
     };
     let at = Thresholds::defaults()
         .with_overrides(&[format!("stats.promote-z={z}")])
@@ -377,6 +394,7 @@ fn leakage_and_fold_std_findings() {
             resamples: 300,
             seed: 42,
             baseline_fold_scores: Some(scores),
+            threads: 2,
         };
         compare::compare(&p, &opts, &t).unwrap()
     };

@@ -46,6 +46,9 @@ pub struct Args {
     /// Seed of the bootstrap's random draws.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    /// Threads for the resamples (default: the CPU cores); the answer does not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// Reads a file, or stdin for `-`; a failure names the flag and the path.
@@ -99,11 +102,20 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         )));
     }
     let paired = compare::pair(&idea, &control, &args.idea, &args.control).map_err(input_error)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
     let opts = CompareOptions {
         metric,
         resamples,
         seed: args.seed,
         baseline_fold_scores,
+        threads,
     };
     let report = compare::compare(&paired, &opts, &thresholds).map_err(input_error)?;
     emit(&report, global, human)

@@ -42,10 +42,30 @@ pub struct Paired {
     pub control: Vec<f64>,
     pub fold: Option<Vec<String>>,
     pub group: Option<Vec<String>>,
-    /// A label of each row for messages: `id X` or `line N`.
-    pub label: Vec<String>,
+    /// How to name each row in messages.
+    pub label: RowLabels,
     /// `id` or `order`.
     pub paired_by: &'static str,
+}
+
+/// Names rows in messages (`id X`, or `line N of FILE`), computed only when a message needs one.
+#[derive(Debug, Clone, Default)]
+pub struct RowLabels {
+    pub ids: Option<Vec<String>>,
+    pub lines: Vec<u64>,
+    pub file: String,
+}
+
+impl RowLabels {
+    pub fn get(&self, i: usize) -> String {
+        if let Some(id) = self.ids.as_ref().and_then(|ids| ids.get(i)) {
+            return format!("id `{id}`");
+        }
+        match self.lines.get(i) {
+            Some(line) => format!("line {line} of {}", self.file),
+            None => format!("row {}", i + 1),
+        }
+    }
 }
 
 fn list(items: &[String], total: usize) -> String {
@@ -67,6 +87,11 @@ pub fn pair(
 ) -> Result<Paired, InputError> {
     // index into the control for each idea row
     let (control_index, paired_by): (Vec<usize>, &'static str) = match (&idea.id, &control.id) {
+        (Some(idea_ids), Some(control_ids))
+            if idea_ids == control_ids && all_distinct(idea_ids) =>
+        {
+            ((0..idea.len()).collect(), "id")
+        }
         (Some(idea_ids), Some(control_ids)) => {
             let mut pos: HashMap<&str, usize> = HashMap::with_capacity(control_ids.len());
             let mut dup = Vec::new();
@@ -152,17 +177,16 @@ pub fn pair(
             ((0..idea.len()).collect(), "order")
         }
     };
-    let label_of = |i: usize| -> String {
-        match &idea.id {
-            Some(ids) if paired_by == "id" => {
-                format!("id `{}`", ids.get(i).map(String::as_str).unwrap_or("?"))
-            }
-            _ => format!(
-                "line {} of {idea_name}",
-                idea.line.get(i).copied().unwrap_or(0)
-            ),
-        }
+    let labels = RowLabels {
+        ids: if paired_by == "id" {
+            idea.id.clone()
+        } else {
+            None
+        },
+        lines: idea.line.clone(),
+        file: idea_name.to_string(),
     };
+    let label_of = |i: usize| labels.get(i);
     let mut p = Paired {
         paired_by,
         ..Paired::default()
@@ -181,7 +205,6 @@ pub fn pair(
         p.idea.push(idea.y_pred.get(i).copied().unwrap_or(f64::NAN));
         p.control
             .push(control.y_pred.get(j).copied().unwrap_or(f64::NAN));
-        p.label.push(label_of(i));
     }
     if truth_count > 0 {
         return Err(InputError::new(format!(
@@ -195,6 +218,7 @@ pub fn pair(
             }
         )));
     }
+    p.label = labels;
     p.fold = merge_column("fold", &idea.fold, &control.fold, &control_index, &p.label)?;
     p.group = merge_column(
         "group",
@@ -211,7 +235,7 @@ fn merge_column(
     idea: &Option<Vec<String>>,
     control: &Option<Vec<String>>,
     control_index: &[usize],
-    labels: &[String],
+    labels: &RowLabels,
 ) -> Result<Option<Vec<String>>, InputError> {
     match (idea, control) {
         (Some(a), Some(b)) => {
@@ -221,7 +245,7 @@ fn merge_column(
                 if x != y {
                     conflicts.push(format!(
                         "{} (`{}` vs `{}`)",
-                        labels.get(i).map(String::as_str).unwrap_or("?"),
+                        labels.get(i),
                         x.map(String::as_str).unwrap_or(""),
                         y.map(String::as_str).unwrap_or("")
                     ));
@@ -327,15 +351,12 @@ pub struct CompareOptions {
     pub seed: u64,
     /// The baseline's per-fold scores (`--folds FILE`), for the leakage check.
     pub baseline_fold_scores: Option<Vec<f64>>,
+    /// Threads for the resamples (the answer does not depend on it; 1 where threads are unavailable).
+    pub threads: usize,
 }
 
-fn metric_error(e: MetricError, metric: Metric, labels: &[String], what: &str) -> InputError {
-    let label = |i: usize| {
-        labels
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| format!("row {}", i + 1))
-    };
+fn metric_error(e: MetricError, metric: Metric, labels: &RowLabels, what: &str) -> InputError {
+    let label = |i: usize| labels.get(i);
     InputError::new(match e {
         MetricError::NotBinary(i, v) => {
             format!(
@@ -356,6 +377,11 @@ fn metric_error(e: MetricError, metric: Metric, labels: &[String], what: &str) -
         ),
         MetricError::Empty => "no rows to compare".to_string(),
     })
+}
+
+fn all_distinct(ids: &[String]) -> bool {
+    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    ids.iter().all(|id| seen.insert(id.as_str()))
 }
 
 /// Sample standard deviation (ddof 1); None with fewer than 2 values.
@@ -384,7 +410,27 @@ pub fn percentile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     Some(a + (b - a) * frac)
 }
 
-/// The resampled gains of the paired bootstrap, and how many resamples were undefined.
+/// The random stream of resample `r`: each resample has its own, derived from the seed, so the answer is
+/// the same whatever the number of threads.
+fn resample_rng(seed: u64, r: usize) -> Pcg64Mcg {
+    Pcg64Mcg::seed_from_u64(seed ^ (r as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Draws `n` indices in `0..n` into `counts` (zeroed first).
+fn draw_counts(rng: &mut Pcg64Mcg, counts: &mut [u32]) {
+    counts.fill(0);
+    let n = counts.len() as u32;
+    for _ in 0..n {
+        let i = rng.random_range(0..n) as usize;
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
+    }
+}
+
+/// The resampled gains of the paired bootstrap (in resample order), and how many resamples were
+/// undefined. Resamples run on up to `threads` threads (1 where threads are unavailable, e.g. wasm);
+/// the result does not depend on it.
 pub fn bootstrap_gains(
     idea: &Prepared,
     control: &Prepared,
@@ -392,45 +438,88 @@ pub fn bootstrap_gains(
     n: usize,
     resamples: usize,
     seed: u64,
+    threads: usize,
 ) -> (Vec<f64>, usize) {
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut counts = vec![0u32; n];
-    let mut group_counts = vec![0u32; group_of.map_or(0, |(_, g)| g)];
-    let mut gains = Vec::with_capacity(resamples);
-    let mut undefined = 0;
     if n == 0 {
-        return (gains, resamples);
+        return (Vec::new(), resamples);
     }
-    for _ in 0..resamples {
+    let sign = idea.metric().sign();
+    // AUC without groups: draw positions in the idea's sorted order (a bijection of the rows, so the
+    // same distribution), which makes the idea's pass sequential; the control's pass gathers through
+    // one precomputed permutation.
+    let auc_positions = match (idea.sorted_order(), control.sorted_order(), group_of) {
+        (Some(io), Some(co), None) => {
+            let mut pos_of_row = vec![0u32; n];
+            for (k, &row) in io.iter().enumerate() {
+                if let Some(p) = pos_of_row.get_mut(row as usize) {
+                    *p = k as u32;
+                }
+            }
+            Some(
+                co.iter()
+                    .map(|&row| pos_of_row.get(row as usize).copied().unwrap_or(0))
+                    .collect::<Vec<u32>>(),
+            )
+        }
+        _ => None,
+    };
+    let one = |r: usize, counts: &mut Vec<u32>, group_counts: &mut Vec<u32>| -> Option<f64> {
+        let mut rng = resample_rng(seed, r);
+        if let Some(ctrl_pos) = &auc_positions {
+            draw_counts(&mut rng, counts);
+            let a = idea.auc_with(|k| counts.get(k).copied().unwrap_or(0))?;
+            let b = control.auc_with(|k| {
+                ctrl_pos
+                    .get(k)
+                    .and_then(|&p| counts.get(p as usize))
+                    .copied()
+                    .unwrap_or(0)
+            })?;
+            return Some(sign * (a - b));
+        }
         match group_of {
             Some((groups, n_groups)) if n_groups > 0 => {
-                group_counts.fill(0);
-                for _ in 0..n_groups {
-                    let g = rng.random_range(0..n_groups as u32) as usize;
-                    if let Some(c) = group_counts.get_mut(g) {
-                        *c += 1;
-                    }
-                }
+                draw_counts(&mut rng, group_counts);
                 for (c, g) in counts.iter_mut().zip(groups) {
                     *c = group_counts.get(*g as usize).copied().unwrap_or(0);
                 }
             }
-            _ => {
-                counts.fill(0);
-                for _ in 0..n {
-                    let i = rng.random_range(0..n as u32) as usize;
-                    if let Some(c) = counts.get_mut(i) {
-                        *c += 1;
-                    }
+            _ => draw_counts(&mut rng, counts),
+        }
+        resample_gain(idea, control, counts)
+    };
+    let n_groups = group_of.map_or(0, |(_, g)| g);
+    let run_range = |lo: usize, hi: usize| -> Vec<Option<f64>> {
+        let mut counts = vec![0u32; n];
+        let mut group_counts = vec![0u32; n_groups];
+        (lo..hi)
+            .map(|r| one(r, &mut counts, &mut group_counts))
+            .collect()
+    };
+    let threads = threads.clamp(1, resamples.max(1));
+    let chunk = resamples.div_ceil(threads);
+    let results: Vec<Option<f64>> = if threads > 1 {
+        let parts: Option<Vec<Vec<Option<f64>>>> = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for t in 0..threads {
+                let (lo, hi) = (t * chunk, ((t + 1) * chunk).min(resamples));
+                let run = &run_range;
+                match std::thread::Builder::new().spawn_scoped(scope, move || run(lo, hi)) {
+                    Ok(h) => handles.push(h),
+                    Err(_) => return None,
                 }
             }
+            handles.into_iter().map(|h| h.join().ok()).collect()
+        });
+        match parts {
+            Some(parts) => parts.into_iter().flatten().collect(),
+            None => run_range(0, resamples),
         }
-        match resample_gain(idea, control, &counts) {
-            Some(g) => gains.push(g),
-            None => undefined += 1,
-        }
-    }
-    (gains, undefined)
+    } else {
+        run_range(0, resamples)
+    };
+    let undefined = results.iter().filter(|g| g.is_none()).count();
+    (results.into_iter().flatten().collect(), undefined)
 }
 
 /// The signed gain of one resample given as counts per row (how often each row was drawn); None when the
@@ -539,6 +628,7 @@ pub fn compare(
         n,
         opts.resamples,
         opts.seed,
+        opts.threads,
     );
     let GainSummary {
         mut se,

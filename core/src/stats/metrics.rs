@@ -188,6 +188,32 @@ impl Prepared {
         Ok(p)
     }
 
+    /// AUC's sort order (row indices by increasing prediction); None for the other metrics.
+    pub fn sorted_order(&self) -> Option<&[u32]> {
+        (self.metric == Metric::Auc).then_some(self.order.as_slice())
+    }
+
+    /// Weighted AUC where `weight_at(k)` is the weight of the k-th row in sorted order: one pass, ties
+    /// count ½. None when a class has no weight.
+    pub fn auc_with(&self, weight_at: impl Fn(usize) -> u32) -> Option<f64> {
+        let (mut cum_neg, mut pos_total) = (0u64, 0u64);
+        let mut num = 0f64;
+        let mut start = 0usize;
+        for &end in &self.tie_ends {
+            let end = end as usize;
+            let (mut wp, mut wn) = (0u64, 0u64);
+            for (k, &lab) in self.label.iter().enumerate().take(end).skip(start) {
+                let c = weight_at(k) as u64;
+                if lab { wp += c } else { wn += c }
+            }
+            num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
+            cum_neg += wn;
+            pos_total += wp;
+            start = end;
+        }
+        (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
+    }
+
     pub fn metric(&self) -> Metric {
         self.metric
     }
@@ -203,26 +229,7 @@ impl Prepared {
         let w = |i: usize| -> u64 { weights.map_or(1, |w| w.get(i).copied().unwrap_or(0) as u64) };
         match self.metric {
             Metric::Auc => {
-                let (mut cum_neg, mut pos_total) = (0u64, 0u64);
-                let mut num = 0f64;
-                let mut start = 0usize;
-                for &end in &self.tie_ends {
-                    let end = end as usize;
-                    let (mut wp, mut wn) = (0u64, 0u64);
-                    for k in start..end {
-                        let (Some(&row), Some(&lab)) = (self.order.get(k), self.label.get(k))
-                        else {
-                            continue;
-                        };
-                        let c = w(row as usize);
-                        if lab { wp += c } else { wn += c }
-                    }
-                    num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
-                    cum_neg += wn;
-                    pos_total += wp;
-                    start = end;
-                }
-                (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
+                self.auc_with(|k| self.order.get(k).map_or(0, |&row| w(row as usize) as u32))
             }
             _ => {
                 let (mut sum, mut total) = (0f64, 0u64);
