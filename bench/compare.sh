@@ -40,14 +40,19 @@ for name, p in (("idea", idea), ("control", ctrl)):
         np.savetxt(f, np.column_stack([ids, y, p]), fmt=["%d", "%d", "%.4f"], delimiter=",")
 PY
 
-t0=$(date +%s.%N)
-"$BIN" compare --idea "$WORK/idea.csv" --control "$WORK/control.csv" --metric auc --resamples "$RESAMPLES" --json > "$WORK/out.json"
-t1=$(date +%s.%N)
-RUST_S=$(echo "$t1 - $t0" | bc -l)
+# wall seconds and CPU seconds (user + sys) of each run: CPU time is the fairer figure on a busy machine
+TIME=/usr/bin/time
+"$TIME" -f "%e %U %S" -o "$WORK/t.txt" "$BIN" compare --idea "$WORK/idea.csv" --control "$WORK/control.csv" --metric auc --resamples "$RESAMPLES" --json > "$WORK/out.json"
+"$TIME" -f "%e %U %S" -o "$WORK/t1.txt" "$BIN" compare --idea "$WORK/idea.csv" --control "$WORK/control.csv" --metric auc --resamples "$RESAMPLES" --threads 1 --json > "$WORK/out1.json"
+read -r RUST_S U S < "$WORK/t.txt"
+read -r RUST1_S U1 S1 < "$WORK/t1.txt"
+RUST1_CPU=$(echo "$U1 + $S1" | bc -l)
+cmp -s <(grep '"se"' "$WORK/out.json") <(grep '"se"' "$WORK/out1.json") || { echo "threads changed the answer" >&2; exit 1; }
 
-"$PYTHON" - "$WORK" "$RESAMPLES" "$RUST_S" <<'PY'
+"$PYTHON" - "$WORK" "$RESAMPLES" "$RUST_S" "$RUST1_S" "$(nproc)" "$RUST1_CPU" <<'PY'
 import sys, time, json, numpy as np
-work, R, rust_s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+work, R, rust_s, rust1_s, cores = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+rust1_cpu = float(sys.argv[6])
 t = time.perf_counter()
 a = np.loadtxt(f"{work}/idea.csv", delimiter=",", skiprows=1)
 c = np.loadtxt(f"{work}/control.csv", delimiter=",", skiprows=1)
@@ -70,6 +75,7 @@ def auc(prep, w):
     return (gp @ neg_before + 0.5 * gp @ gn) / (P * N)
 
 t = time.perf_counter()
+cpu = time.process_time()
 pi, pc = prepare(a[:, 2]), prepare(c[:, 2])
 n = len(y)
 ones = np.ones(n, dtype=np.int64)
@@ -80,10 +86,12 @@ for r in range(R):
     w = np.bincount(rng.integers(0, n, n), minlength=n)
     gains[r] = auc(pi, w) - auc(pc, w)
 numpy_s = time.perf_counter() - t
+numpy_cpu = time.process_time() - cpu
 se = gains.std(ddof=1)
 out = json.load(open(f"{work}/out.json"))
 print(f"rows {n}, resamples {R}, metric auc")
-print(f"kgadvise (release, end to end incl. CSV parsing): {rust_s:.2f} s  gain {out['gain']:.6f} se {out['se']:.6f} z {out['z']:.2f}")
-print(f"numpy counts-based bootstrap (excl. CSV load {load_s:.2f} s): {numpy_s:.2f} s  gain {gain:.6f} se {se:.6f} z {gain/se:.2f}")
-print(f"ratio numpy / kgadvise: {numpy_s / rust_s:.1f}x (numpy incl. load: {(numpy_s + load_s) / rust_s:.1f}x)")
+print(f"kgadvise (release, end to end incl. CSV parsing, {cores} threads): {rust_s:.2f} s  gain {out['gain']:.6f} se {out['se']:.6f} z {out['z']:.2f}")
+print(f"kgadvise --threads 1: {rust1_s:.2f} s wall, {rust1_cpu:.2f} s CPU (same answer)")
+print(f"numpy counts-based bootstrap (excl. CSV load {load_s:.2f} s): {numpy_s:.2f} s wall, {numpy_cpu:.2f} s CPU  gain {gain:.6f} se {se:.6f} z {gain/se:.2f}")
+print(f"ratio numpy / kgadvise, wall: {numpy_s / rust_s:.1f}x ({cores} threads), {numpy_s / rust1_s:.1f}x (1 thread); CPU, 1 thread each: {numpy_cpu / rust1_cpu:.1f}x")
 PY

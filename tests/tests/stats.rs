@@ -238,7 +238,7 @@ fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
         paired_by: "order",
         ..Paired::default()
     };
-    for i in 0..n {
+    for _ in 0..n {
         let e = next();
         p.y_true.push(0.0);
         p.control.push(1.0 + e);

@@ -12,18 +12,19 @@ use crate::output::{CliError, Global, emit, render_findings, table as text_table
 
 const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
-  kgadvise compare --idea idea.csv --control control.csv --metric rmse --folds baseline_folds.csv --json
-  kgadvise compare --idea idea.csv --control control.csv --metric logloss --resamples 1000 --seed 7
+  kgadvise compare --idea idea.csv --control ctrl.csv --metric rmse --folds folds.csv --json
+  kgadvise compare --idea idea.csv --control ctrl.csv --metric logloss --resamples 1000 --seed 7
 
-Prediction files (--idea, --control): CSV with a header holding `y_true` and `y_pred`; optional columns:
-  id     rows are paired by id when both files have it, else by order (different row sets exit 2)
+Prediction files (--idea, --control): CSV with a header holding y_true and y_pred.
+Optional columns:
+  id     pair rows by id when both files have it (else by order); different rows exit 2
   fold   per-fold paired t over 2+ folds, and the majority-of-folds condition
   group  the bootstrap resamples whole groups (patients, sessions) instead of rows
-Baseline fold scores (--folds): the baseline's per-fold CV scores, a CSV with a `score` column
-  (e.g. `fold,score`) or one number a line; a gain > 3x their std flags possible leakage.
-Metrics: rmse, mae, logloss, auc, accuracy (the gain is signed so that positive = better).
-Decision: promote (z >= 2 or fold t >= 2, majority of folds improved), inconclusive (a second fold or
-seed first), discard (gain <= 0). The bootstrap is seeded: the same input gives the same answer.";
+Baseline fold scores (--folds): the baseline's per-fold CV scores, a CSV with a `score`
+  column (e.g. fold,score) or one number a line; a gain > 3x their std flags leakage.
+Metrics: rmse, mae, logloss, auc, accuracy (gain signed so that positive = better).
+Decision: promote (z >= 2 or fold t >= 2, majority of folds improved), inconclusive
+  (a second fold or seed first), discard (gain <= 0). Seeded: same input, same answer.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
