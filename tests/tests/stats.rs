@@ -784,6 +784,21 @@ fn prune_contract_and_decisions() {
     ]));
     assert_eq!(v["margin_source"], "baseline fold std");
     assert_eq!(v["prune"], true);
+    // the text answer leads with the verdict
+    let out = run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--margin",
+        "0.05",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("PRUNE: best-so-far 0.71") && text.contains("KS010"),
+        "{text}"
+    );
     // errors exit 2 naming the input
     let broken = temp("broken.json", "{\"epochs\": 10, \"points\": []}");
     let out = run(&[

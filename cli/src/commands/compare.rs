@@ -107,7 +107,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .threads
         .unwrap_or_else(|| {
             std::thread::available_parallelism()
-                .map(|n| n.get())
+                .map(|n| n.get().min(16))
                 .unwrap_or(1)
         })
         .max(1);

@@ -82,8 +82,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn human(r: &PruneReport) -> String {
-    let head = if r.prune { "PRUNE" } else { "CONTINUE" };
-    let mut s = format!("{head}: {}\n\n", r.reason);
+    // the reason starts with its verdict ("prune: ...", "continue: ..."): shout that word
+    let (verdict, rest) = r.reason.split_once(": ").unwrap_or(("", r.reason.as_str()));
+    let mut s = format!("{}: {rest}\n\n", verdict.to_uppercase());
     s.push_str(&render_findings(&r.findings));
     s
 }
