@@ -559,6 +559,26 @@ fn compare_usage_errors_exit_2() {
         err.contains("only in") && err.contains("`3`") && err.contains("`4`"),
         "{err}"
     );
+    // an id in one file only: paired by order, and the answer says so
+    let noid = temp("noid.csv", "y_true,y_pred\n1,0.8\n0,0.3\n1,0.6\n");
+    let v = json_of(&run(&[
+        "compare",
+        "--idea",
+        a.to_str().unwrap(),
+        "--control",
+        noid.to_str().unwrap(),
+        "--metric",
+        "auc",
+        "--json",
+    ]));
+    assert_eq!(v["paired_by"], "order");
+    assert!(
+        v["cautions"][0]
+            .as_str()
+            .unwrap()
+            .contains("paired by order"),
+        "{v}"
+    );
     // by order: different lengths
     let c = temp("c.csv", "y_true,y_pred\n1,0.9\n0,0.2\n");
     let d = temp("d.csv", "y_true,y_pred\n1,0.9\n0,0.2\n1,0.4\n");

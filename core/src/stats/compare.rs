@@ -46,6 +46,8 @@ pub struct Paired {
     pub label: RowLabels,
     /// `id` or `order`.
     pub paired_by: &'static str,
+    /// What the reader of the answer should know about the pairing.
+    pub notes: Vec<String>,
 }
 
 /// Names rows in messages (`id X`, or `line N of FILE`), computed only when a message needs one.
@@ -219,6 +221,15 @@ pub fn pair(
         )));
     }
     p.label = labels;
+    match (&idea.id, &control.id) {
+        (Some(_), None) => p.notes.push(format!(
+            "only {idea_name} has an `id` column: rows were paired by order (add `id` to {control_name} too)"
+        )),
+        (None, Some(_)) => p.notes.push(format!(
+            "only {control_name} has an `id` column: rows were paired by order (add `id` to {idea_name} too)"
+        )),
+        _ => {}
+    }
     p.fold = merge_column("fold", &idea.fold, &control.fold, &control_index, &p.label)?;
     p.group = merge_column(
         "group",
@@ -681,6 +692,7 @@ pub fn compare(
         se = Some(0.0);
         z = None;
     }
+    cautions.extend(paired.notes.iter().cloned());
     if undefined > 0 {
         cautions.push(format!(
             "{undefined} of {} resamples held one class only and were left out (AUC undefined there)",
