@@ -89,9 +89,7 @@ pub fn pair(
 ) -> Result<Paired, InputError> {
     // index into the control for each idea row
     let (control_index, paired_by): (Vec<usize>, &'static str) = match (&idea.id, &control.id) {
-        (Some(idea_ids), Some(control_ids))
-            if idea_ids == control_ids && all_distinct(idea_ids) =>
-        {
+        (Some(idea_ids), Some(control_ids)) if idea_ids == control_ids => {
             ((0..idea.len()).collect(), "id")
         }
         (Some(idea_ids), Some(control_ids)) => {
@@ -388,11 +386,6 @@ fn metric_error(e: MetricError, metric: Metric, labels: &RowLabels, what: &str) 
         ),
         MetricError::Empty => "no rows to compare".to_string(),
     })
-}
-
-fn all_distinct(ids: &[String]) -> bool {
-    let mut seen = std::collections::HashSet::with_capacity(ids.len());
-    ids.iter().all(|id| seen.insert(id.as_str()))
 }
 
 /// Sample standard deviation (ddof 1); None with fewer than 2 values.

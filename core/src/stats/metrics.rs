@@ -163,22 +163,23 @@ impl Prepared {
                 if pos == 0 || neg == 0 {
                     return Err(MetricError::OneClass(pos, neg));
                 }
-                let mut order: Vec<u32> = (0..y_true.len() as u32).collect();
-                order.sort_unstable_by(|a, b| {
-                    let (x, y) = (y_pred.get(*a as usize), y_pred.get(*b as usize));
-                    x.zip(y)
-                        .map(|(x, y)| x.total_cmp(y))
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                });
+                // sort (prediction, row) pairs: contiguous keys sort much faster than indices into y_pred
+                let mut keyed: Vec<(f64, u32)> = y_pred
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| (v, i as u32))
+                    .collect();
+                keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let order: Vec<u32> = keyed.iter().map(|&(_, i)| i).collect();
                 p.label = order
                     .iter()
                     .map(|&i| y_true.get(i as usize).is_some_and(|v| *v == 1.0))
                     .collect();
-                for w in 1..order.len() {
-                    let prev = y_pred.get(order[w - 1] as usize);
-                    let cur = y_pred.get(order[w] as usize);
-                    if prev != cur {
-                        p.tie_ends.push(w as u32);
+                for (w, pair) in keyed.windows(2).enumerate() {
+                    if let [a, b] = pair
+                        && a.0 != b.0
+                    {
+                        p.tie_ends.push(w as u32 + 1);
                     }
                 }
                 p.tie_ends.push(order.len() as u32);
