@@ -469,6 +469,22 @@ fn compare_json_contract() {
             .iter()
             .any(|f| f["rule"] == "KS005")
     );
+    // enough rows: the bootstrap has variance (no KS007), and one decision rule only
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"KS007"), "{rules:?}");
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| ["KS001", "KS002", "KS003"].contains(r))
+            .count(),
+        1,
+        "{rules:?}"
+    );
     // same seed, same answer
     let again = json_of(&run(&[
         "compare",
