@@ -25,6 +25,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise explain KH001
   kgadvise check kernels/train --timeout-seconds 18000
   kgadvise diagnose gpu.csv --data-rate 410 --compute-rate 980 --loop-rate 400
+  kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -57,6 +58,12 @@ enum Command {
     Diagnose(commands::diagnose::Args),
     /// Sample nvidia-smi for N seconds, then diagnose what it printed.
     Sample(commands::sample::Args),
+    /// Should an idea be promoted? A paired bootstrap of its predictions against its control's.
+    Compare(commands::compare::Args),
+    /// Should a running screen stop? Its learning curve against the baseline's.
+    Prune(commands::prune::Args),
+    /// Do screens rank ideas as full cross-validation does? Sign agreement and Spearman.
+    Fidelity(commands::fidelity::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
     /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
@@ -80,6 +87,9 @@ fn main() -> ExitCode {
         Command::Collect(args) => commands::collect::run(args, &cli.global),
         Command::Diagnose(args) => commands::diagnose::run(args, &cli.global),
         Command::Sample(args) => commands::sample::run(args, &cli.global),
+        Command::Compare(args) => commands::compare::run(args, &cli.global),
+        Command::Prune(args) => commands::prune::run(args, &cli.global),
+        Command::Fidelity(args) => commands::fidelity::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

@@ -21,6 +21,7 @@ pub mod registry;
 pub mod report;
 pub mod rulebook;
 pub mod run_report;
+pub mod stats;
 pub mod tpu;
 pub mod verdict;
 pub mod when;

@@ -23,6 +23,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ),
     ("quota.toml", include_str!("../../rules/quota.toml")),
     ("verdicts.toml", include_str!("../../rules/verdicts.toml")),
+    ("stats.toml", include_str!("../../rules/stats.toml")),
 ];
 
 /// One rules file. Every table is optional so each file holds one area.

@@ -3,11 +3,14 @@
 pub mod cap;
 pub mod check;
 pub mod collect;
+pub mod compare;
 pub mod defaults;
 pub mod diagnose;
 pub mod explain;
+pub mod fidelity;
 pub mod matrix;
 pub mod plan;
+pub mod prune;
 pub mod quota;
 pub mod sample;
 pub mod tpu;
