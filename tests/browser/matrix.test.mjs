@@ -66,6 +66,12 @@ test('an unknown platform in the URL shows the valid values', async () => {
   check();
 });
 
-test('no request leaves the local server', () => {
+test('the guards see a request to another host, and the CSP blocks it', async () => {
+  const { page, problems } = await openPage(browser);
+  const outcome = await page.evaluate(() =>
+    fetch('http://example.invalid/x').then(() => 'fetched', e => `blocked: ${e}`));
+  assert.match(outcome, /^blocked/);
+  await page.waitForTimeout(200);
+  assert.ok(problems.some(p => /example\.invalid/.test(p)), JSON.stringify(problems));
   assert.ok(APP_URL.startsWith('http://127.0.0.1:'), APP_URL);
 });

@@ -89,7 +89,8 @@ pub fn spans(text: &str) -> Vec<Span> {
     out
 }
 
-fn inline(text: &str) -> impl IntoView + use<> {
+/// Text with its inline markup (`code`, **strong**) as views; used for doc lines and finding titles.
+pub fn inline(text: &str) -> impl IntoView + use<> {
     spans(text)
         .into_iter()
         .map(|s| match s {

@@ -5,6 +5,7 @@ use kgadvise_core::{Finding, Severity};
 use leptos::prelude::*;
 
 use super::RuleLink;
+use super::doc_text::inline;
 
 /// The findings in display order: errors first, then warnings, then info (stable within a severity).
 pub fn fix_first(findings: &[Finding]) -> Vec<Finding> {
@@ -42,7 +43,7 @@ pub fn FindingList(findings: Vec<Finding>) -> impl IntoView {
                     <p class="finding-head">
                         <span class="badge">{f.severity.as_str()}</span>
                         " "
-                        <strong>{f.title.clone()}</strong>
+                        <strong>{inline(&f.title)}</strong>
                         " "
                         <RuleLink id=f.rule.clone() />
                     </p>
