@@ -19,7 +19,9 @@ const EXAMPLES: &str = "Examples:
   kgadvise matrix --platform t4x2 --capability bf16
   kgadvise defaults images --platform t4x2
   kgadvise worth-gpu --task gbdt --rows 2000000
+  kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --fold-hours 1.5 --folds 5
   kgadvise explain KH001
+  kgadvise check kernels/train --timeout-seconds 18000
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -40,8 +42,20 @@ enum Command {
     Defaults(commands::defaults::Args),
     /// Is the GPU worth the quota for this task and data size?
     WorthGpu(commands::worth_gpu::Args),
+    /// Your GPU and TPU quota from any `kaggle quota` form: plannable hours, reservations, live or not.
+    Quota(commands::quota::Args),
+    /// GPU-hours until the deadline: resets, final reserve, exploration, screens and promotions.
+    Plan(commands::plan::Args),
+    /// Session cap (`kaggle kernels push -t`) and how many resumed sessions a run needs.
+    Cap(commands::cap::Args),
+    /// TPU or GPU: both finish times and the choice.
+    Tpu(commands::tpu::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
+    /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
+    Check(commands::check::Args),
+    /// After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.
+    Collect(commands::collect::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,7 +64,13 @@ fn main() -> ExitCode {
         Command::Matrix(args) => commands::matrix::run(args, &cli.global),
         Command::Defaults(args) => commands::defaults::run(args, &cli.global),
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
+        Command::Quota(args) => commands::quota::run(args, &cli.global),
+        Command::Plan(args) => commands::plan::run(args, &cli.global),
+        Command::Cap(args) => commands::cap::run(args, &cli.global),
+        Command::Tpu(args) => commands::tpu::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
+        Command::Check(args) => commands::check::run(args, &cli.global),
+        Command::Collect(args) => commands::collect::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

@@ -29,13 +29,16 @@ impl Global {
     /// `--now`, or the clock: the only place kgadvise reads it.
     pub fn now(&self) -> Result<DateTime<Utc>, CliError> {
         match &self.now {
-            Some(text) => parse_time(text, DateRole::Instant).map_err(|e| CliError::usage(format!("--now: {e}"))),
+            Some(text) => parse_time(text, DateRole::Instant)
+                .map_err(|e| CliError::usage(format!("--now: {e}"))),
             None => Ok(Utc::now()),
         }
     }
 
     pub fn thresholds(&self) -> Result<Thresholds, CliError> {
-        Thresholds::defaults().with_overrides(&self.set).map_err(CliError::usage)
+        Thresholds::defaults()
+            .with_overrides(&self.set)
+            .map_err(CliError::usage)
     }
 }
 
@@ -48,7 +51,9 @@ pub struct CliError {
 
 impl CliError {
     pub fn usage(message: impl Into<String>) -> CliError {
-        CliError { message: message.into() }
+        CliError {
+            message: message.into(),
+        }
     }
 
     pub fn report(&self, global: &Global) -> ExitCode {
@@ -72,16 +77,25 @@ impl From<kgadvise_core::hardware::UnknownId> for CliError {
 }
 
 /// Prints a report and returns the exit code its findings call for.
-pub fn emit<R: Report>(report: &R, global: &Global, human: impl FnOnce(&R) -> String) -> Result<ExitCode, CliError> {
+pub fn emit<R: Report>(
+    report: &R,
+    global: &Global,
+    human: impl FnOnce(&R) -> String,
+) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let text = if global.json {
-        serde_json::to_string_pretty(report).map_err(|e| CliError::usage(format!("cannot encode JSON: {e}")))?
+        serde_json::to_string_pretty(report)
+            .map_err(|e| CliError::usage(format!("cannot encode JSON: {e}")))?
     } else {
         human(report)
     };
     // A closed pipe (`kgadvise ... | head`) is not an error worth a panic.
     let _ = writeln!(out, "{}", text.trim_end());
-    Ok(if has_errors(report.findings()) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if has_errors(report.findings()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Findings as text: one block per finding, fix first order kept as given.
@@ -117,7 +131,11 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let line = |cells: Vec<String>| -> String {
         let mut l = String::new();
         for (i, c) in cells.iter().enumerate() {
-            let pad = widths.get(i).copied().unwrap_or(0).saturating_sub(c.chars().count());
+            let pad = widths
+                .get(i)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(c.chars().count());
             l.push_str(c);
             if i + 1 < cells.len() {
                 l.push_str(&" ".repeat(pad + 2));

@@ -73,13 +73,20 @@ fn amp_phrase(mode: AmpMode, training: bool) -> Option<&'static str> {
         (AmpMode::Fp16Gradscaler, true) => Some("fp16 autocast + GradScaler (no bf16 on this GPU)"),
         (AmpMode::Fp16Gradscaler, false) => Some("fp16 (no bf16 on this GPU)"),
         (AmpMode::Bf16, _) => Some("bf16 (native)"),
-        (AmpMode::Bf16IfAmpere, true) => Some("bf16 on Ampere+ GPUs, else fp16 autocast + GradScaler"),
+        (AmpMode::Bf16IfAmpere, true) => {
+            Some("bf16 on Ampere+ GPUs, else fp16 autocast + GradScaler")
+        }
         (AmpMode::Bf16IfAmpere, false) => Some("bf16 on Ampere+ GPUs, else fp16"),
         (AmpMode::None, _) => None,
     }
 }
 
-fn resolve(item: &DefaultItem, domain: &Domain, platform: &Platform, req: &DefaultsRequest) -> Resolved {
+fn resolve(
+    item: &DefaultItem,
+    domain: &Domain,
+    platform: &Platform,
+    req: &DefaultsRequest,
+) -> Resolved {
     let book = rulebook();
     if item.gpu && platform.gpus == 0 {
         return Resolved::Drop {
@@ -89,7 +96,10 @@ fn resolve(item: &DefaultItem, domain: &Domain, platform: &Platform, req: &Defau
     }
     if item.multi_gpu && platform.gpus < 2 {
         return Resolved::Drop {
-            reason: format!("needs two GPUs; {} is counted as {}", platform.name, platform.gpus),
+            reason: format!(
+                "needs two GPUs; {} is counted as {}",
+                platform.name, platform.gpus
+            ),
             rule: platform.id.clone(),
         };
     }
@@ -109,15 +119,24 @@ fn resolve(item: &DefaultItem, domain: &Domain, platform: &Platform, req: &Defau
         && let Some(cell) = book.cell(cap, &platform.key)
     {
         if !cell.support.usable() {
-            return Resolved::Drop { reason: cell.note.clone(), rule: cell.id.clone() };
+            return Resolved::Drop {
+                reason: cell.note.clone(),
+                rule: cell.id.clone(),
+            };
         }
         if cell.support == crate::rulebook::Support::Partial {
-            return Resolved::Keep(format!("{} (on {}: {})", item.text, platform.name, cell.note));
+            return Resolved::Keep(format!(
+                "{} (on {}: {})",
+                item.text, platform.name, cell.note
+            ));
         }
     }
     if item.workers {
         let cores = req.cores.or(platform.cpu_cores);
-        let processes = req.processes.unwrap_or(if platform.gpus >= 2 { platform.gpus } else { 1 }).max(1);
+        let processes = req
+            .processes
+            .unwrap_or(if platform.gpus >= 2 { platform.gpus } else { 1 })
+            .max(1);
         return Resolved::Keep(match cores {
             Some(cores) => {
                 let each = (cores / processes).max(1);
@@ -127,7 +146,10 @@ fn resolve(item: &DefaultItem, domain: &Domain, platform: &Platform, req: &Defau
                     if processes == 1 { "" } else { "es" }
                 )
             }
-            None => format!("{} (cores unknown on {}: pass --cores N)", item.text, platform.name),
+            None => format!(
+                "{} (cores unknown on {}: pass --cores N)",
+                item.text, platform.name
+            ),
         });
     }
     Resolved::Keep(item.text.clone())
@@ -171,7 +193,11 @@ pub fn defaults(
                                 .with_title(format!("`{}` left out on {}", item.text, p.name)),
                         );
                         rules.push(rule.clone());
-                        dropped.push(DroppedDefault { text: item.text.clone(), reason, rule });
+                        dropped.push(DroppedDefault {
+                            text: item.text.clone(),
+                            reason,
+                            rule,
+                        });
                     }
                 },
             }
@@ -186,15 +212,25 @@ pub fn defaults(
             && let Some(cell) = book.cell("pytorch", &p.key)
             && !cell.support.usable()
         {
-            findings.insert(0, Finding::from_rule("KH001", format!("{}: {}", cell.id, cell.note)));
+            findings.insert(
+                0,
+                Finding::from_rule("KH001", format!("{}: {}", cell.id, cell.note)),
+            );
             rules.push(cell.id.clone());
         }
     }
-    let templates: Vec<Template> =
-        domain.templates.iter().filter_map(|t| book.template(t)).cloned().collect();
+    let templates: Vec<Template> = domain
+        .templates
+        .iter()
+        .filter_map(|t| book.template(t))
+        .cloned()
+        .collect();
     rules.extend(templates.iter().map(|t| t.id.clone()));
     findings.extend(stale_findings_for(&rules, today, thresholds));
-    let departures = book.rule("KH003").map(|r| r.fix.clone()).unwrap_or_default();
+    let departures = book
+        .rule("KH003")
+        .map(|r| r.fix.clone())
+        .unwrap_or_default();
     Ok(DefaultsReport {
         schema: DEFAULTS_SCHEMA,
         domain: domain.key.clone(),
@@ -217,42 +253,87 @@ mod tests {
     use super::*;
 
     fn run(domain: &str, platform: Option<&str>) -> DefaultsReport {
-        let req = DefaultsRequest { domain, platform, ..Default::default() };
-        defaults(&req, NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(), &Thresholds::defaults()).unwrap()
+        let req = DefaultsRequest {
+            domain,
+            platform,
+            ..Default::default()
+        };
+        defaults(
+            &req,
+            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+            &Thresholds::defaults(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn images_on_t4x2_have_fp16_amp_and_channels_last() {
         let r = run("images", Some("t4x2"));
-        assert!(r.always.iter().any(|s| s.contains("fp16 autocast + GradScaler")), "{:?}", r.always);
-        assert!(r.always.iter().any(|s| s.contains("channels_last")), "{:?}", r.always);
-        assert!(r.always.iter().any(|s| s.contains("num_workers=2")), "{:?}", r.always);
+        assert!(
+            r.always
+                .iter()
+                .any(|s| s.contains("fp16 autocast + GradScaler")),
+            "{:?}",
+            r.always
+        );
+        assert!(
+            r.always.iter().any(|s| s.contains("channels_last")),
+            "{:?}",
+            r.always
+        );
+        assert!(
+            r.always.iter().any(|s| s.contains("num_workers=2")),
+            "{:?}",
+            r.always
+        );
         assert!(r.always.iter().any(|s| s.contains("one fold per GPU")));
         assert!(r.when_measured.iter().any(|s| s.contains("torch.compile")));
         assert!(r.dropped.is_empty(), "{:?}", r.dropped);
-        assert!(!r.findings.iter().any(|f| f.rule == "KH001" || f.rule == "KH002"));
+        assert!(
+            !r.findings
+                .iter()
+                .any(|f| f.rule == "KH001" || f.rule == "KH002")
+        );
     }
 
     #[test]
     fn torch_compile_is_dropped_with_its_reason_on_p100_and_windows() {
         let r = run("images", Some("p100"));
-        let d = r.dropped.iter().find(|d| d.text.contains("torch.compile")).unwrap();
+        let d = r
+            .dropped
+            .iter()
+            .find(|d| d.text.contains("torch.compile"))
+            .unwrap();
         assert!(d.reason.contains("sm_70"), "{d:?}");
         assert_eq!(r.findings[0].rule, "KH001");
         assert!(r.findings.iter().any(|f| f.rule == "KH002"));
         let r = run("images", Some("windows"));
-        let d = r.dropped.iter().find(|d| d.text.contains("torch.compile")).unwrap();
+        let d = r
+            .dropped
+            .iter()
+            .find(|d| d.text.contains("torch.compile"))
+            .unwrap();
         assert!(d.reason.contains("Triton"), "{d:?}");
         assert!(!r.findings.iter().any(|f| f.rule == "KH001"));
     }
 
     #[test]
     fn amp_resolves_per_platform() {
-        assert!(run("text", Some("tpu-v5e-8")).always.iter().any(|s| s.contains("bf16 (native)")));
+        assert!(
+            run("text", Some("tpu-v5e-8"))
+                .always
+                .iter()
+                .any(|s| s.contains("bf16 (native)"))
+        );
         let cpu = run("text", Some("cpu"));
         assert!(!cpu.always.iter().any(|s| s.starts_with("AMP")));
         assert!(cpu.dropped.iter().any(|d| d.text == "AMP"));
-        assert!(run("inference", Some("t4x2")).always.iter().any(|s| s == "half precision: fp16 (no bf16 on this GPU)"));
+        assert!(
+            run("inference", Some("t4x2"))
+                .always
+                .iter()
+                .any(|s| s == "half precision: fp16 (no bf16 on this GPU)")
+        );
         let unresolved = run("images", None);
         assert!(unresolved.always[0].contains("fp16 + GradScaler on T4 x2/P100, bf16 on Ampere+"));
         assert!(unresolved.dropped.is_empty());
@@ -260,11 +341,35 @@ mod tests {
 
     #[test]
     fn workers_follow_cores_and_processes() {
-        assert!(run("images", Some("cpu")).always.iter().any(|s| s.contains("num_workers=4")));
-        assert!(run("images", Some("linux")).always.iter().any(|s| s.contains("pass --cores N")));
-        let req = DefaultsRequest { domain: "images", platform: Some("linux"), cores: Some(16), processes: Some(2) };
-        let r = defaults(&req, NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(), &Thresholds::defaults()).unwrap();
-        assert!(r.always.iter().any(|s| s.contains("num_workers=8")), "{:?}", r.always);
+        assert!(
+            run("images", Some("cpu"))
+                .always
+                .iter()
+                .any(|s| s.contains("num_workers=4"))
+        );
+        assert!(
+            run("images", Some("linux"))
+                .always
+                .iter()
+                .any(|s| s.contains("pass --cores N"))
+        );
+        let req = DefaultsRequest {
+            domain: "images",
+            platform: Some("linux"),
+            cores: Some(16),
+            processes: Some(2),
+        };
+        let r = defaults(
+            &req,
+            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+            &Thresholds::defaults(),
+        )
+        .unwrap();
+        assert!(
+            r.always.iter().any(|s| s.contains("num_workers=8")),
+            "{:?}",
+            r.always
+        );
     }
 
     #[test]
@@ -272,15 +377,35 @@ mod tests {
         let r = run("tabular", Some("t4x2"));
         assert!(r.always.iter().any(|s| s.contains("device=\"cuda\"")));
         assert!(r.when_measured.iter().any(|s| s.contains("cudf.pandas")));
-        assert!(!r.findings.iter().any(|f| f.rule == "KH001"), "tabular is not PyTorch");
+        assert!(
+            !r.findings.iter().any(|f| f.rule == "KH001"),
+            "tabular is not PyTorch"
+        );
         let p = run("tabular", Some("p100"));
-        assert!(p.dropped.iter().any(|d| d.text.contains("cudf.pandas") && d.reason.contains("7.0")));
+        assert!(
+            p.dropped
+                .iter()
+                .any(|d| d.text.contains("cudf.pandas") && d.reason.contains("7.0"))
+        );
     }
 
     #[test]
     fn unknown_domain_lists_the_valid_ones() {
-        let req = DefaultsRequest { domain: "vision", ..Default::default() };
-        let e = defaults(&req, NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(), &Thresholds::defaults()).unwrap_err();
-        assert!(e.to_string().contains("images, text, llm-finetune, tabular, recsys-timeseries, audio, inference"), "{e}");
+        let req = DefaultsRequest {
+            domain: "vision",
+            ..Default::default()
+        };
+        let e = defaults(
+            &req,
+            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+            &Thresholds::defaults(),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "images, text, llm-finetune, tabular, recsys-timeseries, audio, inference"
+            ),
+            "{e}"
+        );
     }
 }

@@ -76,7 +76,13 @@ pub struct UnknownId {
 
 impl std::fmt::Display for UnknownId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown {} `{}`; valid values: {}", self.what, self.given, self.valid.join(", "))
+        write!(
+            f,
+            "unknown {} `{}`; valid values: {}",
+            self.what,
+            self.given,
+            self.valid.join(", ")
+        )
     }
 }
 
@@ -96,7 +102,11 @@ pub fn check_capability(key: &str) -> Result<&'static crate::rulebook::Capabilit
     book.capability(key).ok_or_else(|| UnknownId {
         what: "capability",
         given: key.to_string(),
-        valid: book.capability_keys().into_iter().map(String::from).collect(),
+        valid: book
+            .capability_keys()
+            .into_iter()
+            .map(String::from)
+            .collect(),
     })
 }
 
@@ -104,9 +114,15 @@ fn answer(cell: &Cell) -> CellAnswer {
     let book = rulebook();
     CellAnswer {
         platform: cell.platform.clone(),
-        platform_name: book.platform(&cell.platform).map(|p| p.name.clone()).unwrap_or_default(),
+        platform_name: book
+            .platform(&cell.platform)
+            .map(|p| p.name.clone())
+            .unwrap_or_default(),
         capability: cell.capability.clone(),
-        capability_name: book.capability(&cell.capability).map(|c| c.name.clone()).unwrap_or_default(),
+        capability_name: book
+            .capability(&cell.capability)
+            .map(|c| c.name.clone())
+            .unwrap_or_default(),
         support: cell.support,
         note: cell.note.clone(),
         rule: cell.id.clone(),
@@ -133,11 +149,14 @@ pub fn cell(platform: &str, capability: &str) -> Result<CellAnswer, UnknownId> {
     check_platform(platform)?;
     check_capability(capability)?;
     // Validation guarantees the matrix is complete; the fallback only keeps this panic-free.
-    rulebook().cell(capability, platform).map(answer).ok_or_else(|| UnknownId {
-        what: "matrix cell",
-        given: format!("{capability} x {platform}"),
-        valid: vec![],
-    })
+    rulebook()
+        .cell(capability, platform)
+        .map(answer)
+        .ok_or_else(|| UnknownId {
+            what: "matrix cell",
+            given: format!("{capability} x {platform}"),
+            valid: vec![],
+        })
 }
 
 /// `kgadvise matrix [--platform P] [--capability C]`.
@@ -157,7 +176,12 @@ pub fn matrix(
         let cell = cell(p, c)?;
         let rules = vec![cell.rule.clone()];
         let findings = stale_findings_for(&rules, today, thresholds);
-        return Ok(MatrixReport::Cell { schema: MATRIX_SCHEMA, cell, rules, findings });
+        return Ok(MatrixReport::Cell {
+            schema: MATRIX_SCHEMA,
+            cell,
+            rules,
+            findings,
+        });
     }
     let book = rulebook();
     // Table order: capabilities as the seed lists them, platforms as the seed's columns.
@@ -207,7 +231,11 @@ mod tests {
     fn bf16_on_t4x2_is_no_with_the_seeds_condition() {
         let c = cell("t4x2", "bf16").unwrap();
         assert_eq!(c.support, Support::No);
-        assert!(c.note.contains("emulated") && c.note.contains("fp16"), "{}", c.note);
+        assert!(
+            c.note.contains("emulated") && c.note.contains("fp16"),
+            "{}",
+            c.note
+        );
         assert_eq!(c.rule, "matrix.bf16.t4x2");
     }
 
@@ -232,7 +260,11 @@ mod tests {
     fn unknown_platform_lists_the_valid_ones() {
         let e = cell("t4", "bf16").unwrap_err();
         assert_eq!(e.what, "platform");
-        assert!(e.to_string().contains("t4x2, p100, tpu-v5e-8, cpu, windows, linux"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("t4x2, p100, tpu-v5e-8, cpu, windows, linux"),
+            "{e}"
+        );
         let e = cell("t4x2", "fp8").unwrap_err();
         assert!(e.to_string().contains("unknown capability `fp8`"), "{e}");
     }
@@ -253,10 +285,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match matrix(None, None, today(), &t).unwrap() {
-            MatrixReport::Table { cells, shapes, findings, .. } => {
+            MatrixReport::Table {
+                cells,
+                shapes,
+                findings,
+                ..
+            } => {
                 assert_eq!(cells.len(), 60);
                 assert!(shapes.len() >= 15);
-                assert!(findings.is_empty(), "fresh facts on 2026-11-30: {findings:?}");
+                assert!(
+                    findings.is_empty(),
+                    "fresh facts on 2026-11-30: {findings:?}"
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -8,12 +8,19 @@
 //! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
 //! [`registry::explain`].
 
+pub mod bench;
+pub mod cap;
 pub mod domains;
 pub mod finding;
 pub mod hardware;
+pub mod kernel;
+pub mod plan;
+pub mod quota;
 pub mod registry;
 pub mod report;
 pub mod rulebook;
+pub mod run_report;
+pub mod tpu;
 pub mod when;
 pub mod worth;
 

@@ -39,7 +39,10 @@ impl std::fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "unknown rule `{}`", self.given)?;
         if self.suggestions.is_empty() {
-            write!(f, "; rule codes look like KH001, entries like matrix.bf16.t4x2 (see docs/rules.md)")
+            write!(
+                f,
+                "; rule codes look like KH001, entries like matrix.bf16.t4x2 (see docs/rules.md)"
+            )
         } else {
             write!(f, "; did you mean: {}", self.suggestions.join(", "))
         }
@@ -53,9 +56,17 @@ pub fn render_rule_doc(r: &RuleDoc) -> String {
     let thresholds = if r.thresholds.is_empty() {
         "none".to_string()
     } else {
-        r.thresholds.iter().map(|t| describe_entry(t)).collect::<Vec<_>>().join("\n- ")
+        r.thresholds
+            .iter()
+            .map(|t| describe_entry(t))
+            .collect::<Vec<_>>()
+            .join("\n- ")
     };
-    let thresholds = if r.thresholds.is_empty() { thresholds } else { format!("- {thresholds}") };
+    let thresholds = if r.thresholds.is_empty() {
+        thresholds
+    } else {
+        format!("- {thresholds}")
+    };
     format!(
         "### What it checks\n{}\n\n### Why it matters\n{}\n\n### Example\n{}\n\n### Fix\n{}\n\n### Thresholds\n{}\n\n### Source\n{} (as of {})\n",
         r.what, r.why, r.example, r.fix, thresholds, r.source, r.as_of
@@ -66,11 +77,18 @@ pub fn render_rule_doc(r: &RuleDoc) -> String {
 fn describe_entry(id: &str) -> String {
     let b = rulebook();
     if let Some(t) = b.threshold(id) {
-        let ours = if t.kgadvise { " (kgadvise's choice; override with --set)" } else { "" };
+        let ours = if t.kgadvise {
+            " (kgadvise's choice; override with --set)"
+        } else {
+            ""
+        };
         return format!("`{}` = {} {}: {}{}", t.id, t.value, t.unit, t.what, ours);
     }
     if let Some(f) = b.fact(id) {
-        return format!("`{}` = {} {}: {} (as of {})", f.id, f.value, f.unit, f.what, f.as_of);
+        return format!(
+            "`{}` = {} {}: {} (as of {})",
+            f.id, f.value, f.unit, f.what, f.as_of
+        );
     }
     if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
         return format!(
@@ -78,7 +96,9 @@ fn describe_entry(id: &str) -> String {
             w.id,
             w.cpu_below_rows,
             w.gpu_from_rows,
-            w.gpu_from_refits.map(|n| format!(", or {n}+ refits")).unwrap_or_default()
+            w.gpu_from_refits
+                .map(|n| format!(", or {n}+ refits"))
+                .unwrap_or_default()
         );
     }
     format!("`{id}`")
@@ -88,11 +108,21 @@ fn explain_entry(id: &str) -> Option<Explanation> {
     let b = rulebook();
     let kind = b.kind_of(id)?.to_string();
     let (title, doc, source, as_of) = if let Some(c) = b.cells.iter().find(|c| c.id == id) {
-        let cap = b.capability(&c.capability).map(|x| x.name.as_str()).unwrap_or("");
-        let plat = b.platform(&c.platform).map(|x| x.name.as_str()).unwrap_or("");
+        let cap = b
+            .capability(&c.capability)
+            .map(|x| x.name.as_str())
+            .unwrap_or("");
+        let plat = b
+            .platform(&c.platform)
+            .map(|x| x.name.as_str())
+            .unwrap_or("");
         (
             format!("{cap} on {plat}: {}", c.support.as_str()),
-            format!("**{}** — {}\n\nSupport values: yes, no, partial (yes under the condition), n/a (does not apply).", c.support.as_str(), c.note),
+            format!(
+                "**{}** — {}\n\nSupport values: yes, no, partial (yes under the condition), n/a (does not apply).",
+                c.support.as_str(),
+                c.note
+            ),
             c.source.clone(),
             c.as_of,
         )
@@ -101,7 +131,9 @@ fn explain_entry(id: &str) -> Option<Explanation> {
             "Identifier `{}`; {} GPU(s); CPU cores: {}; AMP: {:?}.",
             p.key,
             p.gpus,
-            p.cpu_cores.map(|c| c.to_string()).unwrap_or_else(|| "not fixed".into()),
+            p.cpu_cores
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "not fixed".into()),
             p.amp
         );
         if let Some(s) = &p.machine_shape {
@@ -112,7 +144,11 @@ fn explain_entry(id: &str) -> Option<Explanation> {
         }
         (p.name.clone(), doc, p.source.clone(), p.as_of)
     } else if let Some(s) = b.shapes.iter().find(|s| s.id == id) {
-        let stored = s.stored_as.as_ref().map(|x| format!(" Stored as `{x}`.")).unwrap_or_default();
+        let stored = s
+            .stored_as
+            .as_ref()
+            .map(|x| format!(" Stored as `{x}`."))
+            .unwrap_or_default();
         (
             format!("machine_shape {}: {}", s.name, s.status.as_str()),
             format!("{}{}", s.what, stored),
@@ -120,16 +156,34 @@ fn explain_entry(id: &str) -> Option<Explanation> {
             s.as_of,
         )
     } else if let Some(t) = b.thresholds.iter().find(|t| t.id == id) {
-        (t.what.clone(), describe_entry(id), t.source.clone(), t.as_of)
+        (
+            t.what.clone(),
+            describe_entry(id),
+            t.source.clone(),
+            t.as_of,
+        )
     } else if let Some(f) = b.facts.iter().find(|f| f.id == id) {
-        (f.what.clone(), describe_entry(id), f.source.clone(), f.as_of)
+        (
+            f.what.clone(),
+            describe_entry(id),
+            f.source.clone(),
+            f.as_of,
+        )
     } else if let Some(d) = b.domains.iter().find(|d| d.id == id) {
         let list = |items: &[crate::rulebook::DefaultItem]| {
-            items.iter().map(|i| format!("- {}", i.text)).collect::<Vec<_>>().join("\n")
+            items
+                .iter()
+                .map(|i| format!("- {}", i.text))
+                .collect::<Vec<_>>()
+                .join("\n")
         };
         (
             d.name.clone(),
-            format!("### Always\n{}\n\n### When measured, or when the data is large\n{}", list(&d.always), list(&d.when_measured)),
+            format!(
+                "### Always\n{}\n\n### When measured, or when the data is large\n{}",
+                list(&d.always),
+                list(&d.when_measured)
+            ),
             d.source.clone(),
             d.as_of,
         )
@@ -140,19 +194,42 @@ fn explain_entry(id: &str) -> Option<Explanation> {
                 "On by default: {}.\nOpt-in: {}.\nWhy not default: {}",
                 t.on_by_default.join(", "),
                 t.opt_in.join(", "),
-                if t.why_not_default.is_empty() { "-" } else { &t.why_not_default }
+                if t.why_not_default.is_empty() {
+                    "-"
+                } else {
+                    &t.why_not_default
+                }
             ),
             t.source.clone(),
             t.as_of,
         )
     } else if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
-        (w.name.clone(), describe_entry(id), w.source.clone(), w.as_of)
+        (
+            w.name.clone(),
+            describe_entry(id),
+            w.source.clone(),
+            w.as_of,
+        )
     } else if let Some(c) = b.capabilities.iter().find(|c| c.id == id) {
-        (c.name.clone(), format!("Identifier `{}`.", c.key), c.source.clone(), c.as_of)
+        (
+            c.name.clone(),
+            format!("Identifier `{}`.", c.key),
+            c.source.clone(),
+            c.as_of,
+        )
     } else {
         return None;
     };
-    Some(Explanation { schema: EXPLAIN_SCHEMA, rule: id.to_string(), kind, title, doc, source, as_of, findings: vec![] })
+    Some(Explanation {
+        schema: EXPLAIN_SCHEMA,
+        rule: id.to_string(),
+        kind,
+        title,
+        doc,
+        source,
+        as_of,
+        findings: vec![],
+    })
 }
 
 /// `kgadvise explain ID`.
@@ -185,7 +262,10 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
         .take(8)
         .collect();
     suggestions.sort();
-    Err(UnknownRule { given: id.to_string(), suggestions })
+    Err(UnknownRule {
+        given: id.to_string(),
+        suggestions,
+    })
 }
 
 /// docs/rules.md: every finding rule's documentation, generated from the rules data.
@@ -197,10 +277,22 @@ pub fn render_rules_markdown() -> String {
          (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n",
     );
     for r in &rules {
-        out.push_str(&format!("- [{}](#{}) {} ({})\n", r.id, r.id.to_ascii_lowercase(), r.title, r.severity));
+        out.push_str(&format!(
+            "- [{}](#{}) {} ({})\n",
+            r.id,
+            r.id.to_ascii_lowercase(),
+            r.title,
+            r.severity
+        ));
     }
     for r in rules {
-        out.push_str(&format!("\n## {}\n\n**{}** — severity {}\n\n{}", r.id, r.title, r.severity, render_rule_doc(r)));
+        out.push_str(&format!(
+            "\n## {}\n\n**{}** — severity {}\n\n{}",
+            r.id,
+            r.title,
+            r.severity,
+            render_rule_doc(r)
+        ));
     }
     out
 }
@@ -213,8 +305,19 @@ mod tests {
     fn every_rule_explains_in_fixed_sections() {
         for r in &rulebook().rules {
             let e = explain(&r.id).unwrap();
-            for section in ["What it checks", "Why it matters", "Example", "Fix", "Thresholds", "Source"] {
-                assert!(e.doc.contains(&format!("### {section}")), "{} lacks {section}", r.id);
+            for section in [
+                "What it checks",
+                "Why it matters",
+                "Example",
+                "Fix",
+                "Thresholds",
+                "Source",
+            ] {
+                assert!(
+                    e.doc.contains(&format!("### {section}")),
+                    "{} lacks {section}",
+                    r.id
+                );
             }
         }
     }
@@ -231,7 +334,10 @@ mod tests {
     fn explain_is_case_insensitive_for_codes_and_suggests() {
         assert_eq!(explain("kh001").unwrap().rule, "KH001");
         let e = explain("bf16.t4x2").unwrap_err();
-        assert!(e.suggestions.contains(&"matrix.bf16.t4x2".to_string()), "{e}");
+        assert!(
+            e.suggestions.contains(&"matrix.bf16.t4x2".to_string()),
+            "{e}"
+        );
         let e = explain("zzz").unwrap_err();
         assert!(e.to_string().contains("rule codes look like KH001"));
     }
@@ -239,6 +345,10 @@ mod tests {
     #[test]
     fn a_threshold_section_names_its_values() {
         let e = explain("KH004").unwrap();
-        assert!(e.doc.contains("threshold.fact-stale-days` = 120 days"), "{}", e.doc);
+        assert!(
+            e.doc.contains("threshold.fact-stale-days` = 120 days"),
+            "{}",
+            e.doc
+        );
     }
 }

@@ -13,12 +13,21 @@ pub trait Report: serde::Serialize {
 
 /// Findings for dated facts older than `threshold.fact-stale-days` (spec: "answers built on a fact older
 /// than 120 days say so"). `used` lists (entry ID, as-of date); one finding lists every stale entry.
-pub fn stale_fact_findings(used: &[(&str, NaiveDate)], today: NaiveDate, thresholds: &Thresholds) -> Vec<Finding> {
+pub fn stale_fact_findings(
+    used: &[(&str, NaiveDate)],
+    today: NaiveDate,
+    thresholds: &Thresholds,
+) -> Vec<Finding> {
     let limit = thresholds.get("threshold.fact-stale-days");
     let mut stale: Vec<String> = used
         .iter()
         .filter(|(_, as_of)| ((today - *as_of).num_days() as f64) > limit)
-        .map(|(id, as_of)| format!("{id} (as of {as_of}, {} days old)", (today - *as_of).num_days()))
+        .map(|(id, as_of)| {
+            format!(
+                "{id} (as of {as_of}, {} days old)",
+                (today - *as_of).num_days()
+            )
+        })
         .collect();
     stale.sort();
     stale.dedup();
@@ -51,9 +60,15 @@ pub fn as_of_of(id: &str) -> Option<NaiveDate> {
 }
 
 /// Staleness findings for a list of entry IDs an answer used.
-pub fn stale_findings_for(ids: &[String], today: NaiveDate, thresholds: &Thresholds) -> Vec<Finding> {
-    let dated: Vec<(&str, NaiveDate)> =
-        ids.iter().filter_map(|id| as_of_of(id).map(|d| (id.as_str(), d))).collect();
+pub fn stale_findings_for(
+    ids: &[String],
+    today: NaiveDate,
+    thresholds: &Thresholds,
+) -> Vec<Finding> {
+    let dated: Vec<(&str, NaiveDate)> = ids
+        .iter()
+        .filter_map(|id| as_of_of(id).map(|d| (id.as_str(), d)))
+        .collect();
     stale_fact_findings(&dated, today, thresholds)
 }
 
@@ -68,10 +83,18 @@ mod tests {
     #[test]
     fn a_fact_older_than_the_limit_is_flagged() {
         let t = Thresholds::defaults();
-        let f = stale_fact_findings(&[("matrix.bf16.t4x2", day("2026-11-11"))], day("2027-06-01"), &t);
+        let f = stale_fact_findings(
+            &[("matrix.bf16.t4x2", day("2026-11-11"))],
+            day("2027-06-01"),
+            &t,
+        );
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].rule, "KH004");
-        assert!(f[0].evidence.contains("matrix.bf16.t4x2"), "{}", f[0].evidence);
+        assert!(
+            f[0].evidence.contains("matrix.bf16.t4x2"),
+            "{}",
+            f[0].evidence
+        );
     }
 
     #[test]

@@ -15,6 +15,13 @@ use crate::finding::Severity;
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("hardware.toml", include_str!("../../rules/hardware.toml")),
     ("domains.toml", include_str!("../../rules/domains.toml")),
+    ("bench.toml", include_str!("../../rules/bench.toml")),
+    ("kernel.toml", include_str!("../../rules/kernel.toml")),
+    (
+        "run_report.toml",
+        include_str!("../../rules/run_report.toml"),
+    ),
+    ("quota.toml", include_str!("../../rules/quota.toml")),
 ];
 
 /// One rules file. Every table is optional so each file holds one area.
@@ -338,7 +345,10 @@ pub fn rulebook() -> &'static RuleBook {
         Ok(book) => book,
         Err(errors) => {
             let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            panic!("embedded rules are invalid (a build defect):\n{}", text.join("\n"))
+            panic!(
+                "embedded rules are invalid (a build defect):\n{}",
+                text.join("\n")
+            )
         }
     })
 }
@@ -352,7 +362,10 @@ impl RuleBook {
             let parsed: RulesFile = match toml::from_str(text) {
                 Ok(p) => p,
                 Err(e) => {
-                    errors.push(RulesError { file: file.to_string(), message: e.to_string() });
+                    errors.push(RulesError {
+                        file: file.to_string(),
+                        message: e.to_string(),
+                    });
                     continue;
                 }
             };
@@ -429,7 +442,9 @@ impl RuleBook {
                 if source.trim().is_empty() {
                     errors.push(RulesError {
                         file: file.to_string(),
-                        message: format!("`{id}` has an empty source (seed file and section, or URL)"),
+                        message: format!(
+                            "`{id}` has an empty source (seed file and section, or URL)"
+                        ),
                     });
                 }
             }
@@ -445,38 +460,71 @@ impl RuleBook {
             book.facts.extend(parsed.fact);
         }
         book.check_references(&mut errors);
-        if errors.is_empty() { Ok(book) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(book)
+        } else {
+            Err(errors)
+        }
     }
 
     fn file_of(&self, id: &str) -> String {
-        self.index.get(id).map(|(f, _)| f.clone()).unwrap_or_else(|| "?".to_string())
+        self.index
+            .get(id)
+            .map(|(f, _)| f.clone())
+            .unwrap_or_else(|| "?".to_string())
     }
 
     fn check_references(&self, errors: &mut Vec<RulesError>) {
         let platforms: BTreeSet<&str> = self.platforms.iter().map(|p| p.key.as_str()).collect();
-        let capabilities: BTreeSet<&str> = self.capabilities.iter().map(|c| c.key.as_str()).collect();
+        let capabilities: BTreeSet<&str> =
+            self.capabilities.iter().map(|c| c.key.as_str()).collect();
         let shapes: BTreeSet<&str> = self.shapes.iter().map(|s| s.name.as_str()).collect();
         let templates: BTreeSet<&str> = self.templates.iter().map(|t| t.key.as_str()).collect();
         let mut err = |id: &str, message: String| {
-            errors.push(RulesError { file: self.file_of(id), message: format!("`{id}`: {message}") });
+            errors.push(RulesError {
+                file: self.file_of(id),
+                message: format!("`{id}`: {message}"),
+            });
         };
         let mut seen_cells = BTreeSet::new();
         for c in &self.cells {
             if !platforms.contains(c.platform.as_str()) {
-                err(&c.id, format!("unknown platform `{}` (known: {})", c.platform, join(&platforms)));
+                err(
+                    &c.id,
+                    format!(
+                        "unknown platform `{}` (known: {})",
+                        c.platform,
+                        join(&platforms)
+                    ),
+                );
             }
             if !capabilities.contains(c.capability.as_str()) {
-                err(&c.id, format!("unknown capability `{}` (known: {})", c.capability, join(&capabilities)));
+                err(
+                    &c.id,
+                    format!(
+                        "unknown capability `{}` (known: {})",
+                        c.capability,
+                        join(&capabilities)
+                    ),
+                );
             }
             if !seen_cells.insert((c.capability.as_str(), c.platform.as_str())) {
-                err(&c.id, format!("second cell for {} x {}", c.capability, c.platform));
+                err(
+                    &c.id,
+                    format!("second cell for {} x {}", c.capability, c.platform),
+                );
             }
         }
         for cap in &capabilities {
             for plat in &platforms {
                 if !seen_cells.contains(&(*cap, *plat)) {
                     let id = format!("matrix.{cap}.{plat}");
-                    err(&id, format!("the matrix has no cell for capability `{cap}` on platform `{plat}`"));
+                    err(
+                        &id,
+                        format!(
+                            "the matrix has no cell for capability `{cap}` on platform `{plat}`"
+                        ),
+                    );
                 }
             }
         }
@@ -496,7 +544,10 @@ impl RuleBook {
             if let Some(shape) = &p.machine_shape
                 && !shapes.contains(shape.as_str())
             {
-                err(&p.id, format!("machine_shape `{shape}` is not a known shape"));
+                err(
+                    &p.id,
+                    format!("machine_shape `{shape}` is not a known shape"),
+                );
             }
         }
         for d in &self.domains {
@@ -509,7 +560,10 @@ impl RuleBook {
                 if let Some(cap) = &item.requires
                     && !capabilities.contains(cap.as_str())
                 {
-                    err(&d.id, format!("item `{}` requires unknown capability `{cap}`", item.text));
+                    err(
+                        &d.id,
+                        format!("item `{}` requires unknown capability `{cap}`", item.text),
+                    );
                 }
             }
         }
@@ -519,7 +573,12 @@ impl RuleBook {
                     err(&r.id, format!("references unknown threshold/entry `{t}`"));
                 }
             }
-            for (name, text) in [("title", &r.title), ("what", &r.what), ("why", &r.why), ("fix", &r.fix)] {
+            for (name, text) in [
+                ("title", &r.title),
+                ("what", &r.what),
+                ("why", &r.why),
+                ("fix", &r.fix),
+            ] {
                 if text.trim().is_empty() {
                     err(&r.id, format!("empty `{name}` section"));
                 }
@@ -534,7 +593,9 @@ impl RuleBook {
         self.capabilities.iter().find(|c| c.key == key)
     }
     pub fn cell(&self, capability: &str, platform: &str) -> Option<&Cell> {
-        self.cells.iter().find(|c| c.capability == capability && c.platform == platform)
+        self.cells
+            .iter()
+            .find(|c| c.capability == capability && c.platform == platform)
     }
     pub fn shape(&self, name: &str) -> Option<&Shape> {
         self.shapes.iter().find(|s| s.name == name)
@@ -564,7 +625,9 @@ impl RuleBook {
     }
     /// Every entry ID with its kind, sorted.
     pub fn ids(&self) -> impl Iterator<Item = (&str, &'static str)> {
-        self.index.iter().map(|(id, (_, kind))| (id.as_str(), *kind))
+        self.index
+            .iter()
+            .map(|(id, (_, kind))| (id.as_str(), *kind))
     }
     pub fn kind_of(&self, id: &str) -> Option<&'static str> {
         self.index.get(id).map(|(_, k)| *k)
@@ -583,7 +646,10 @@ impl RuleBook {
 
 fn is_rule_code(id: &str) -> bool {
     let b = id.as_bytes();
-    b.len() == 5 && b[0] == b'K' && b[1].is_ascii_uppercase() && b[2..].iter().all(u8::is_ascii_digit)
+    b.len() == 5
+        && b[0] == b'K'
+        && b[1].is_ascii_uppercase()
+        && b[2..].iter().all(u8::is_ascii_digit)
 }
 
 fn join(set: &BTreeSet<&str>) -> String {
@@ -599,8 +665,15 @@ pub struct Thresholds {
 
 impl Thresholds {
     pub fn defaults() -> Thresholds {
-        let values = rulebook().thresholds.iter().map(|t| (t.id.clone(), t.value)).collect();
-        Thresholds { values, overridden: BTreeSet::new() }
+        let values = rulebook()
+            .thresholds
+            .iter()
+            .map(|t| (t.id.clone(), t.value))
+            .collect();
+        Thresholds {
+            values,
+            overridden: BTreeSet::new(),
+        }
     }
 
     /// Applies `name=value` overrides; `name` may omit the `threshold.` prefix. Returns a message naming
@@ -608,18 +681,31 @@ impl Thresholds {
     pub fn with_overrides(mut self, pairs: &[String]) -> Result<Thresholds, String> {
         for pair in pairs {
             let Some((name, value)) = pair.split_once('=') else {
-                return Err(format!("--set `{pair}`: expected name=value, e.g. verdict.busy-util-pct=10"));
+                return Err(format!(
+                    "--set `{pair}`: expected name=value, e.g. verdict.busy-util-pct=10"
+                ));
             };
             let name = name.trim();
-            let id = if name.starts_with("threshold.") { name.to_string() } else { format!("threshold.{name}") };
+            let id = if name.starts_with("threshold.") {
+                name.to_string()
+            } else {
+                format!("threshold.{name}")
+            };
             if !self.values.contains_key(&id) {
-                let names: Vec<&str> =
-                    self.values.keys().map(|k| k.trim_start_matches("threshold.")).collect();
-                return Err(format!("--set `{name}`: unknown threshold; valid names: {}", names.join(", ")));
+                let names: Vec<&str> = self
+                    .values
+                    .keys()
+                    .map(|k| k.trim_start_matches("threshold."))
+                    .collect();
+                return Err(format!(
+                    "--set `{name}`: unknown threshold; valid names: {}",
+                    names.join(", ")
+                ));
             }
-            let parsed: f64 = value.trim().parse().map_err(|_| {
-                format!("--set `{pair}`: `{}` is not a number", value.trim())
-            })?;
+            let parsed: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("--set `{pair}`: `{}` is not a number", value.trim()))?;
             if !parsed.is_finite() {
                 return Err(format!("--set `{pair}`: the value must be a finite number"));
             }
@@ -660,7 +746,14 @@ as_of = "2026-01-01"
     #[test]
     fn embedded_rules_are_valid() {
         if let Err(errors) = RuleBook::from_sources(EMBEDDED) {
-            panic!("{}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"));
+            panic!(
+                "{}",
+                errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
         }
     }
 
@@ -676,40 +769,69 @@ as_of = "2026-01-01"
     fn unknown_key_is_rejected() {
         let text = MINIMAL_PLATFORM.replace("notes = []", "notes = []\ncolour = \"red\"");
         let errors = RuleBook::from_sources(&[("t.toml", &text)]).unwrap_err();
-        assert!(errors[0].message.contains("unknown field `colour`"), "{errors:?}");
+        assert!(
+            errors[0].message.contains("unknown field `colour`"),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn missing_field_is_rejected() {
         let text = MINIMAL_PLATFORM.replace("source = \"test\"\n", "");
         let errors = RuleBook::from_sources(&[("t.toml", &text)]).unwrap_err();
-        assert!(errors[0].message.contains("missing field `source`"), "{errors:?}");
+        assert!(
+            errors[0].message.contains("missing field `source`"),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn duplicate_id_is_rejected() {
         let errors =
-            RuleBook::from_sources(&[("a.toml", MINIMAL_PLATFORM), ("b.toml", MINIMAL_PLATFORM)]).unwrap_err();
-        assert!(errors.iter().any(|e| e.message.contains("duplicate ID `platform.x`")), "{errors:?}");
+            RuleBook::from_sources(&[("a.toml", MINIMAL_PLATFORM), ("b.toml", MINIMAL_PLATFORM)])
+                .unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("duplicate ID `platform.x`")),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn unknown_platform_in_a_cell_is_rejected() {
         let mut sources: Vec<(&str, String)> =
             EMBEDDED.iter().map(|(f, t)| (*f, t.to_string())).collect();
-        sources[0].1 = sources[0].1.replacen("platform = \"t4x2\"\nsupport", "platform = \"t4x3\"\nsupport", 1);
+        sources[0].1 = sources[0].1.replacen(
+            "platform = \"t4x2\"\nsupport",
+            "platform = \"t4x3\"\nsupport",
+            1,
+        );
         let refs: Vec<(&str, &str)> = sources.iter().map(|(f, t)| (*f, t.as_str())).collect();
         let errors = RuleBook::from_sources(&refs).unwrap_err();
-        assert!(errors.iter().any(|e| e.message.contains("unknown platform `t4x3`")), "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("unknown platform `t4x3`")),
+            "{errors:?}"
+        );
         // The t4x2 cell it replaced is now missing from the matrix too.
-        assert!(errors.iter().any(|e| e.message.contains("no cell for capability")), "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("no cell for capability")),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn empty_source_is_rejected() {
         let text = MINIMAL_PLATFORM.replace("source = \"test\"", "source = \"  \"");
         let errors = RuleBook::from_sources(&[("t.toml", &text)]).unwrap_err();
-        assert!(errors.iter().any(|e| e.message.contains("empty source")), "{errors:?}");
+        assert!(
+            errors.iter().any(|e| e.message.contains("empty source")),
+            "{errors:?}"
+        );
     }
 
     #[test]
@@ -728,20 +850,39 @@ source = "s"
 as_of = "2026-01-01"
 "#;
         let errors = RuleBook::from_sources(&[("t.toml", text)]).unwrap_err();
-        assert!(errors.iter().any(|e| e.message.contains("expected a code like KV001")), "{errors:?}");
-        assert!(errors.iter().any(|e| e.message.contains("unknown threshold/entry `threshold.nope`")));
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("expected a code like KV001")),
+            "{errors:?}"
+        );
+        assert!(errors.iter().any(|e| {
+            e.message
+                .contains("unknown threshold/entry `threshold.nope`")
+        }));
     }
 
     #[test]
     fn threshold_overrides() {
-        let t = Thresholds::defaults().with_overrides(&["fact-stale-days=30".into()]).unwrap();
+        let t = Thresholds::defaults()
+            .with_overrides(&["fact-stale-days=30".into()])
+            .unwrap();
         assert_eq!(t.get("threshold.fact-stale-days"), 30.0);
         assert!(t.is_overridden("threshold.fact-stale-days"));
-        let err = Thresholds::defaults().with_overrides(&["nope=1".into()]).unwrap_err();
-        assert!(err.contains("unknown threshold") && err.contains("fact-stale-days"), "{err}");
-        let err = Thresholds::defaults().with_overrides(&["fact-stale-days=abc".into()]).unwrap_err();
+        let err = Thresholds::defaults()
+            .with_overrides(&["nope=1".into()])
+            .unwrap_err();
+        assert!(
+            err.contains("unknown threshold") && err.contains("fact-stale-days"),
+            "{err}"
+        );
+        let err = Thresholds::defaults()
+            .with_overrides(&["fact-stale-days=abc".into()])
+            .unwrap_err();
         assert!(err.contains("not a number"), "{err}");
-        let err = Thresholds::defaults().with_overrides(&["fact-stale-days".into()]).unwrap_err();
+        let err = Thresholds::defaults()
+            .with_overrides(&["fact-stale-days".into()])
+            .unwrap_err();
         assert!(err.contains("expected name=value"), "{err}");
     }
 }

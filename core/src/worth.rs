@@ -52,7 +52,11 @@ impl Report for WorthGpuReport {
 }
 
 pub fn tasks() -> Vec<String> {
-    rulebook().worth_gpu.iter().map(|w| w.task.clone()).collect()
+    rulebook()
+        .worth_gpu
+        .iter()
+        .map(|w| w.task.clone())
+        .collect()
 }
 
 /// `kgadvise worth-gpu --task T --rows N [--refits N]`.
@@ -75,9 +79,18 @@ pub fn worth_gpu(
     let (choice, reason) = if entry.gpu_from_rows == 0 {
         (Choice::Gpu, entry.gpu_reason.clone())
     } else if refits_pay {
-        (Choice::Gpu, entry.refits_reason.clone().unwrap_or_else(|| entry.gpu_reason.clone()))
+        (
+            Choice::Gpu,
+            entry
+                .refits_reason
+                .clone()
+                .unwrap_or_else(|| entry.gpu_reason.clone()),
+        )
     } else if rows < entry.cpu_below_rows {
-        (Choice::Cpu, format!("{}; a CPU session spends no GPU quota", entry.cpu_reason))
+        (
+            Choice::Cpu,
+            format!("{}; a CPU session spends no GPU quota", entry.cpu_reason),
+        )
     } else if rows >= entry.gpu_from_rows {
         (Choice::Gpu, entry.gpu_reason.clone())
     } else {
@@ -91,13 +104,18 @@ pub fn worth_gpu(
             "{rows} rows{refit_text}: CPU below {} rows, GPU from {} rows{}",
             entry.cpu_below_rows,
             entry.gpu_from_rows,
-            entry.gpu_from_refits.map(|n| format!(" or {n}+ refits")).unwrap_or_default()
+            entry
+                .gpu_from_refits
+                .map(|n| format!(" or {n}+ refits"))
+                .unwrap_or_default()
         )
     };
     let rules = vec![entry.id.clone(), "KH010".to_string()];
-    let mut findings = vec![
-        Finding::from_rule("KH010", evidence).with_title(format!("{}: {}", entry.name, choice.as_str())),
-    ];
+    let mut findings = vec![Finding::from_rule("KH010", evidence).with_title(format!(
+        "{}: {}",
+        entry.name,
+        choice.as_str()
+    ))];
     findings.extend(stale_findings_for(&rules, today, thresholds));
     Ok(WorthGpuReport {
         schema: WORTH_GPU_SCHEMA,
@@ -119,9 +137,15 @@ mod tests {
     use super::*;
 
     fn choice(task: &str, rows: u64, refits: Option<u64>) -> Choice {
-        worth_gpu(task, rows, refits, NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(), &Thresholds::defaults())
-            .unwrap()
-            .choice
+        worth_gpu(
+            task,
+            rows,
+            refits,
+            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+            &Thresholds::defaults(),
+        )
+        .unwrap()
+        .choice
     }
 
     #[test]
@@ -151,8 +175,18 @@ mod tests {
 
     #[test]
     fn unknown_task_lists_the_valid_ones() {
-        let e = worth_gpu("xgb", 1, None, NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(), &Thresholds::defaults())
-            .unwrap_err();
-        assert!(e.to_string().contains("gbdt, dataframe, sklearn, deep-learning"), "{e}");
+        let e = worth_gpu(
+            "xgb",
+            1,
+            None,
+            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+            &Thresholds::defaults(),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("gbdt, dataframe, sklearn, deep-learning"),
+            "{e}"
+        );
     }
 }

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root (the folder holding `Cargo.toml` of the workspace).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// `../shared` beside the workspace (or `$KGADVISE_SHARED`): the seeds, spec and real data.
@@ -47,7 +50,11 @@ pub fn kgadvise() -> assert_cmd::Command {
 /// Path of the built binary: next to this test executable's `deps/` folder.
 pub fn kgadvise_path() -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
-    let profile_dir = exe.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default();
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let bin = profile_dir.join(format!("kgadvise{}", std::env::consts::EXE_SUFFIX));
     assert!(
         bin.exists(),
@@ -73,7 +80,9 @@ pub fn json_of(output: &std::process::Output) -> serde_json::Value {
 /// ("a JSON key listed here may sit anywhere in the object").
 pub fn has_key_anywhere(v: &serde_json::Value, key: &str) -> bool {
     match v {
-        serde_json::Value::Object(map) => map.contains_key(key) || map.values().any(|x| has_key_anywhere(x, key)),
+        serde_json::Value::Object(map) => {
+            map.contains_key(key) || map.values().any(|x| has_key_anywhere(x, key))
+        }
         serde_json::Value::Array(items) => items.iter().any(|x| has_key_anywhere(x, key)),
         _ => false,
     }

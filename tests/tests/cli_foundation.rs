@@ -4,7 +4,17 @@ use kgadvise_tests::{has_key_anywhere, json_of, kgadvise};
 
 #[test]
 fn one_cell_as_json() {
-    let out = kgadvise().args(["matrix", "--platform", "t4x2", "--capability", "bf16", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args([
+            "matrix",
+            "--platform",
+            "t4x2",
+            "--capability",
+            "bf16",
+            "--json",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
     assert_eq!(v["schema"], "kgadvise.matrix/1");
@@ -24,69 +34,130 @@ fn every_cell_is_answerable_through_the_cli() {
     assert_eq!(cells.len(), 60);
     for c in cells {
         assert!(platforms.contains(&c["platform"].as_str().unwrap()));
-        assert!(["yes", "no", "partial", "n/a"].contains(&c["support"].as_str().unwrap()), "{c}");
+        assert!(
+            ["yes", "no", "partial", "n/a"].contains(&c["support"].as_str().unwrap()),
+            "{c}"
+        );
         assert!(!c["note"].as_str().unwrap().is_empty());
     }
 }
 
 #[test]
 fn unknown_identifiers_exit_2_listing_valid_values() {
-    let out = kgadvise().args(["matrix", "--platform", "v100"]).output().unwrap();
+    let out = kgadvise()
+        .args(["matrix", "--platform", "v100"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown platform `v100`") && err.contains("t4x2, p100"), "{err}");
+    assert!(
+        err.contains("unknown platform `v100`") && err.contains("t4x2, p100"),
+        "{err}"
+    );
 
-    let out = kgadvise().args(["defaults", "vision", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args(["defaults", "vision", "--json"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let v = json_of(&out);
     assert_eq!(v["schema"], "kgadvise.error/1");
     assert!(v["error"].as_str().unwrap().contains("images, text"), "{v}");
 
-    let out = kgadvise().args(["matrix", "--capability", "fp8"]).output().unwrap();
+    let out = kgadvise()
+        .args(["matrix", "--capability", "fp8"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fp16-amp, bf16"));
 }
 
 #[test]
 fn images_defaults_on_t4x2() {
-    let out = kgadvise().args(["defaults", "images", "--platform", "t4x2", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args(["defaults", "images", "--platform", "t4x2", "--json"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
-    for key in ["domain", "always", "when_measured", "platform", "findings", "schema"] {
+    for key in [
+        "domain",
+        "always",
+        "when_measured",
+        "platform",
+        "findings",
+        "schema",
+    ] {
         assert!(has_key_anywhere(&v, key), "missing {key}");
     }
-    let always: Vec<&str> = v["always"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
-    assert!(always.iter().any(|s| s.contains("fp16") && s.contains("GradScaler")), "{always:?}");
-    assert!(always.iter().any(|s| s.contains("channels_last")), "{always:?}");
+    let always: Vec<&str> = v["always"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert!(
+        always
+            .iter()
+            .any(|s| s.contains("fp16") && s.contains("GradScaler")),
+        "{always:?}"
+    );
+    assert!(
+        always.iter().any(|s| s.contains("channels_last")),
+        "{always:?}"
+    );
 }
 
 #[test]
 fn p100_defaults_warn_and_drop_compile() {
-    let out = kgadvise().args(["defaults", "images", "--platform", "p100", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args(["defaults", "images", "--platform", "p100", "--json"])
+        .output()
+        .unwrap();
     // warnings are not errors: exit 0
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
-    let rules: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
-    assert!(rules.contains(&"KH001") && rules.contains(&"KH002"), "{rules:?}");
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"KH001") && rules.contains(&"KH002"),
+        "{rules:?}"
+    );
 }
 
 #[test]
 fn worth_gpu_contract() {
-    let out = kgadvise().args(["worth-gpu", "--task", "gbdt", "--rows", "2000000", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args(["worth-gpu", "--task", "gbdt", "--rows", "2000000", "--json"])
+        .output()
+        .unwrap();
     let v = json_of(&out);
     assert_eq!(v["choice"], "gpu");
     assert!(v["reason"].as_str().unwrap().contains("million"));
-    let out = kgadvise().args(["worth-gpu", "--task", "xgb", "--rows", "1"]).output().unwrap();
+    let out = kgadvise()
+        .args(["worth-gpu", "--task", "xgb", "--rows", "1"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn explain_rules_and_entries() {
-    let out = kgadvise().args(["explain", "KH001", "--json"]).output().unwrap();
+    let out = kgadvise()
+        .args(["explain", "KH001", "--json"])
+        .output()
+        .unwrap();
     let v = json_of(&out);
     assert_eq!(v["rule"], "KH001");
     assert!(v["doc"].as_str().unwrap().contains("### Why it matters"));
-    let out = kgadvise().args(["explain", "matrix.bf16.t4x2"]).output().unwrap();
+    let out = kgadvise()
+        .args(["explain", "matrix.bf16.t4x2"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("no: emulated"));
     let out = kgadvise().args(["explain", "KZ999"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -94,11 +165,23 @@ fn explain_rules_and_entries() {
 
 #[test]
 fn now_is_validated_and_stale_facts_are_reported() {
-    let out = kgadvise().args(["matrix", "--now", "yesterday"]).output().unwrap();
+    let out = kgadvise()
+        .args(["matrix", "--now", "yesterday"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--now"));
     let out = kgadvise()
-        .args(["matrix", "--platform", "t4x2", "--capability", "bf16", "--now", "2027-12-01", "--json"])
+        .args([
+            "matrix",
+            "--platform",
+            "t4x2",
+            "--capability",
+            "bf16",
+            "--now",
+            "2027-12-01",
+            "--json",
+        ])
         .output()
         .unwrap();
     let v = json_of(&out);

@@ -43,7 +43,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn human(r: &DefaultsReport) -> String {
-    let on = r.platform_name.as_deref().map(|p| format!(" on {p}")).unwrap_or_default();
+    let on = r
+        .platform_name
+        .as_deref()
+        .map(|p| format!(" on {p}"))
+        .unwrap_or_default();
     let mut s = format!("{}{on}\n\nAlways:\n", r.domain_name);
     for item in &r.always {
         s.push_str(&format!("  - {item}\n"));
@@ -59,7 +63,11 @@ fn human(r: &DefaultsReport) -> String {
         }
     }
     for t in &r.templates {
-        s.push_str(&format!("\nTemplate {}: on by default: {}", t.file, t.on_by_default.join(", ")));
+        s.push_str(&format!(
+            "\nTemplate {}: on by default: {}",
+            t.file,
+            t.on_by_default.join(", ")
+        ));
         if !t.opt_in.is_empty() {
             s.push_str(&format!("; opt-in: {}", t.opt_in.join(", ")));
         }

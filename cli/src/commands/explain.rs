@@ -35,10 +35,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     if args.list {
         let book = kgadvise_core::rulebook();
         if global.json {
-            let ids: Vec<serde_json::Value> =
-                book.ids().map(|(id, kind)| serde_json::json!({"rule": id, "kind": kind})).collect();
+            let ids: Vec<serde_json::Value> = book
+                .ids()
+                .map(|(id, kind)| serde_json::json!({"rule": id, "kind": kind}))
+                .collect();
             let obj = serde_json::json!({"schema": "kgadvise.explain-list/1", "rules": ids, "findings": []});
-            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&obj).unwrap_or_default());
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&obj).unwrap_or_default()
+            );
         } else {
             for (id, kind) in book.ids() {
                 let _ = writeln!(out, "{id:<40} {kind}");
@@ -52,5 +58,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn human(e: &Explanation) -> String {
-    format!("{} — {}\n({}, source: {}, as of {})\n\n{}", e.rule, e.title, e.kind, e.source, e.as_of, e.doc)
+    format!(
+        "{} — {}\n({}, source: {}, as of {})\n\n{}",
+        e.rule, e.title, e.kind, e.source, e.as_of, e.doc
+    )
 }

@@ -29,12 +29,23 @@ pub struct Args {
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let today = global.now()?.date_naive();
     let thresholds = global.thresholds()?;
-    let report = hardware::matrix(args.platform.as_deref(), args.capability.as_deref(), today, &thresholds)?;
+    let report = hardware::matrix(
+        args.platform.as_deref(),
+        args.capability.as_deref(),
+        today,
+        &thresholds,
+    )?;
     emit(&report, global, human)
 }
 
 fn cell_line(c: &CellAnswer) -> String {
-    format!("{} on {}: {} — {}", c.capability_name, c.platform_name, c.support.as_str(), c.note)
+    format!(
+        "{} on {}: {} — {}",
+        c.capability_name,
+        c.platform_name,
+        c.support.as_str(),
+        c.note
+    )
 }
 
 fn human(report: &MatrixReport) -> String {
@@ -42,10 +53,20 @@ fn human(report: &MatrixReport) -> String {
     match report {
         MatrixReport::Cell { cell, findings, .. } => {
             s.push_str(&cell_line(cell));
-            s.push_str(&format!("\n  rule {} ({}, as of {})\n", cell.rule, cell.source, cell.as_of));
+            s.push_str(&format!(
+                "\n  rule {} ({}, as of {})\n",
+                cell.rule, cell.source, cell.as_of
+            ));
             s.push_str(&render_findings(findings));
         }
-        MatrixReport::Table { cells, shapes, findings, platform, capability, .. } => {
+        MatrixReport::Table {
+            cells,
+            shapes,
+            findings,
+            platform,
+            capability,
+            ..
+        } => {
             if platform.is_some() || capability.is_some() {
                 for c in cells {
                     s.push_str(&cell_line(c));
@@ -73,7 +94,9 @@ fn human(report: &MatrixReport) -> String {
                     })
                     .collect();
                 s.push_str(&table(&header, &rows));
-                s.push_str("\n(conditions: kgadvise matrix --platform P --capability C, or --json)\n");
+                s.push_str(
+                    "\n(conditions: kgadvise matrix --platform P --capability C, or --json)\n",
+                );
             }
             if !shapes.is_empty() {
                 s.push_str("\nKaggle machine_shape status:\n");
@@ -83,7 +106,10 @@ fn human(report: &MatrixReport) -> String {
                         vec![
                             sh.machine_shape.clone(),
                             sh.status.as_str().to_string(),
-                            sh.stored_as.clone().map(|x| format!("stored as {x}")).unwrap_or_default(),
+                            sh.stored_as
+                                .clone()
+                                .map(|x| format!("stored as {x}"))
+                                .unwrap_or_default(),
                         ]
                     })
                     .collect();

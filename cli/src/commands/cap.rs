@@ -1,0 +1,71 @@
+use std::process::ExitCode;
+
+use kgadvise_core::cap::{self, CapInput, CapReport};
+
+use crate::output::{CliError, Global, emit, render_findings};
+
+const EXAMPLES: &str = "Examples:
+  kgadvise cap --measured 3.5
+  kgadvise cap --measured 3.5 --factor 1.3
+  kgadvise cap --fold-hours 1.5 --folds 5
+  kgadvise cap --fold-hours 4 --folds 7 --json
+  kgadvise cap --measured 7 --tpu
+
+-t is a hard kill at the cap and only the hours actually run are charged, so a margin costs nothing.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["measured", "fold_hours"])))]
+pub struct Args {
+    /// Measured runtime of a kernel of your own, hours.
+    #[arg(long, value_name = "H")]
+    pub measured: Option<f64>,
+    /// Measured cost of one fold on one GPU, hours (full CV through a runner).
+    #[arg(long, value_name = "C", requires = "folds")]
+    pub fold_hours: Option<f64>,
+    /// Folds of the full CV run.
+    #[arg(long, value_name = "K", requires = "fold_hours")]
+    pub folds: Option<u32>,
+    /// GPUs running folds in parallel (T4 x2: 2).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub gpus: u32,
+    /// A TPU session (9 h limit instead of 12 h).
+    #[arg(long)]
+    pub tpu: bool,
+    /// Cap factor (default 1.4x measured, 1.3x for a full CV; recommended 1.3-1.5).
+    #[arg(long, value_name = "F")]
+    pub factor: Option<f64>,
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let today = global.now()?.date_naive();
+    let thresholds = global.thresholds()?;
+    let input = match (args.measured, args.fold_hours, args.folds) {
+        (Some(hours), None, _) => CapInput::Measured { hours },
+        (None, Some(fold_hours), Some(folds)) => CapInput::FullCv { fold_hours, folds },
+        _ => {
+            return Err(CliError::usage(
+                "cap: expected --measured H, or --fold-hours C --folds K",
+            ));
+        }
+    };
+    let report = cap::cap(input, args.gpus, args.tpu, args.factor, today, &thresholds)
+        .map_err(CliError::usage)?;
+    emit(&report, global, human)
+}
+
+fn human(r: &CapReport) -> String {
+    let mut s = format!(
+        "Cap {} h ({} x {} h estimate): push with kaggle kernels push -t {}\n",
+        r.cap_hours, r.factor, r.estimate_hours, r.timeout_seconds
+    );
+    if r.sessions > 1 {
+        s.push_str(&format!(
+            "That is more than one {} h {} session: plan {} sessions of -t {} each, resuming from the previous one.\n",
+            r.session_limit_hours, r.accelerator, r.sessions, r.timeout_seconds
+        ));
+    }
+    s.push('\n');
+    s.push_str(&render_findings(&r.findings));
+    s
+}

@@ -1,0 +1,206 @@
+use std::io::Read;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use kgadvise_core::quota::{self, Observed, QuotaReport, QuotaState};
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::when::{DateRole, parse_time};
+
+use crate::output::{CliError, Global, emit, render_findings};
+
+const EXAMPLES: &str = "Examples:
+  kaggle quota -v | kgadvise quota -
+  kgadvise quota .kaggle-gm/gpu_quota.json --runs .kaggle-gm/gpu_runs.jsonl
+  kgadvise quota quota.json --now 2026-09-15T10:00:00Z --json
+
+Reads every form: the `kaggle quota` table, `-v` CSV (CRLF, warning line first), `--format json`, the raw
+API payload (\"71094.4s\" durations, timeReserved), kgkit's .kaggle-gm/gpu_quota.json, and
+`No quota information available`. A refreshAt without zone is UTC. Stdin counts as read just now (live);
+a file is as old as its modification time unless --live or --read-at says otherwise.";
+
+const KGKIT_CACHE: &str = ".kaggle-gm/gpu_quota.json";
+const KGKIT_RUNS: &str = ".kaggle-gm/gpu_runs.jsonl";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The quota: a file, or - for stdin (e.g. piped from `kaggle quota -v`); default: kgkit's
+    /// .kaggle-gm/gpu_quota.json (with .kaggle-gm/gpu_runs.jsonl) when present.
+    #[arg(value_name = "FILE|-")]
+    pub file: Option<String>,
+    /// kgkit's runs log (.kaggle-gm/gpu_runs.jsonl): in-flight runs reserve hours.
+    #[arg(long, value_name = "FILE")]
+    pub runs: Option<String>,
+    /// The figure was read just now (counts as live whatever the file's time).
+    #[arg(long, conflicts_with = "read_at")]
+    pub live: bool,
+    /// When the figure was read (RFC 3339 or a date), instead of the file's modification time.
+    #[arg(long, value_name = "TIME")]
+    pub read_at: Option<String>,
+}
+
+/// Reads a text input: a file or `-` for stdin. Errors name the input.
+pub fn read_input(path: &str) -> Result<String, CliError> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
+        return Ok(quota::decode_text(&buf));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| CliError::usage(format!("{path}: cannot read: {e}")))?;
+    Ok(quota::decode_text(&bytes))
+}
+
+fn modified(path: &str) -> Option<DateTime<Utc>> {
+    let t = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(DateTime::<Utc>::from(t))
+}
+
+/// When a quota input was read: stdin and --live are now, --read-at is given, a file is its mtime (unknown
+/// when that is after `now`, as with a fixed --now in the past).
+pub fn observed(
+    path: &str,
+    live: bool,
+    read_at: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Observed, CliError> {
+    if live || path == "-" {
+        return Ok(Observed::Now);
+    }
+    if let Some(t) = read_at {
+        let t = parse_time(t, DateRole::Instant)
+            .map_err(|e| CliError::usage(format!("--read-at: {e}")))?;
+        return Ok(Observed::At(t));
+    }
+    Ok(match modified(path) {
+        Some(t) if t <= now => Observed::At(t),
+        _ => Observed::Unknown,
+    })
+}
+
+/// Reads a quota file (any form) and its runs log into the quota state. Unreadable input: exit 2 naming the
+/// input, the line and what was expected.
+pub fn load(
+    path: &str,
+    runs: Option<&str>,
+    live: bool,
+    read_at: Option<&str>,
+    now: DateTime<Utc>,
+    thresholds: &Thresholds,
+    adjust: impl FnOnce(&mut quota::QuotaReading),
+) -> Result<QuotaReport, CliError> {
+    let text = read_input(path)?;
+    let name = if path == "-" { "stdin" } else { path };
+    let mut reading =
+        quota::read_quota(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+    adjust(&mut reading);
+    let log = runs
+        .map(read_input)
+        .transpose()?
+        .map(|t| quota::read_runs_log(&t));
+    let obs = observed(path, live, read_at, now)?;
+    Ok(quota::quota_state(
+        &reading,
+        log.as_ref(),
+        obs,
+        now,
+        thresholds,
+    ))
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let now = global.now()?;
+    let thresholds = global.thresholds()?;
+    // Without FILE: kgkit's cache and runs log in the current folder, when they are there.
+    let mut runs = args.runs.clone();
+    let path = match args.file.as_deref() {
+        Some(p) => p.to_string(),
+        None if std::path::Path::new(KGKIT_CACHE).is_file() => {
+            if runs.is_none() && std::path::Path::new(KGKIT_RUNS).is_file() {
+                runs = Some(KGKIT_RUNS.to_string());
+            }
+            KGKIT_CACHE.to_string()
+        }
+        None => {
+            return Err(CliError::usage(format!(
+                "quota: expected a FILE or - for stdin, e.g. `kaggle quota -v | kgadvise quota -` (no {KGKIT_CACHE} here)"
+            )));
+        }
+    };
+    let path = path.as_str();
+    let report = load(
+        path,
+        runs.as_deref(),
+        args.live,
+        args.read_at.as_deref(),
+        now,
+        &thresholds,
+        |_| {},
+    )?;
+    emit(&report, global, human)
+}
+
+/// "2026-09-19 00:00 UTC" from an RFC 3339 string.
+pub fn human_time(s: &str) -> String {
+    match DateTime::parse_from_rfc3339(s) {
+        Ok(t) => t
+            .with_timezone(&Utc)
+            .format("%Y-%m-%d %H:%M UTC")
+            .to_string(),
+        Err(_) => s.to_string(),
+    }
+}
+
+pub fn state_line(name: &str, s: &QuotaState) -> String {
+    let mut line = format!(
+        "{name}: {:.2} h plannable = {:.2} h remaining of {:.2} h ({:.2} used) - {:.2} h reserved; resets {} (in {:.1} h)",
+        s.plannable,
+        s.remaining,
+        s.total,
+        s.used,
+        s.reserved,
+        human_time(&s.refresh_at),
+        s.hours_to_reset
+    );
+    if s.rolled_over {
+        line.push_str("\n  the stored reset has passed: the week rolled over, full weekly hours");
+    }
+    if s.refresh_assumed {
+        line.push_str("\n  reset time assumed (no refreshAt in the input)");
+    }
+    line.push('\n');
+    line
+}
+
+fn human(r: &QuotaReport) -> String {
+    let mut s = String::new();
+    match (&r.gpu, &r.tpu) {
+        (None, None) => s.push_str("No quota figure: nothing to plan on (see below).\n"),
+        (g, t) => {
+            if let Some(g) = g {
+                s.push_str(&state_line("GPU", g));
+            }
+            if let Some(t) = t {
+                s.push_str(&state_line("TPU", t));
+            }
+        }
+    }
+    let age = r
+        .age_minutes
+        .map(quota::describe_age)
+        .map(|a| format!(", read {a} ago"))
+        .unwrap_or_default();
+    s.push_str(&format!(
+        "Source: {}; {}{age}\n",
+        r.form.describe(),
+        if r.live { "LIVE" } else { "NOT LIVE" }
+    ));
+    for n in &r.notes {
+        s.push_str(&format!("  note: {n}\n"));
+    }
+    s.push('\n');
+    s.push_str(&render_findings(&r.findings));
+    s
+}

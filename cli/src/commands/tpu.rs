@@ -1,0 +1,99 @@
+use std::process::ExitCode;
+
+use kgadvise_core::tpu::{self, TpuInput, TpuReport};
+use kgadvise_core::when::{DateRole, parse_time};
+
+use crate::commands::quota::{human_time, load};
+use crate::output::{CliError, Global, emit, render_findings};
+
+const EXAMPLES: &str = "Examples:
+  kgadvise tpu --t4-hours 30 --gpu-plannable 4
+  kgadvise tpu --t4-hours 6 --gpu-plannable 20 --queue-hours 24
+  kgadvise tpu --t4-hours 30 --quota quota.csv --json
+
+TPU finish = now + queue (13 h default, 10-24 h observed) + 20 min start-up + T4 time / 5.
+GPU finish = now + T4 time when the GPU hours suffice, else the rest waits for the reset.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// Wall time of the job on a T4 x2 session, hours.
+    #[arg(long, value_name = "H")]
+    pub t4_hours: f64,
+    /// GPU hours plannable now (default: from --quota, else assumed sufficient).
+    #[arg(long, value_name = "H")]
+    pub gpu_plannable: Option<f64>,
+    /// TPU queue wait, hours (default 13).
+    #[arg(long, value_name = "Q")]
+    pub queue_hours: Option<f64>,
+    /// TPU hours remaining this week (default: from --quota, else the weekly 20 h).
+    #[arg(long, value_name = "H")]
+    pub tpu_remaining: Option<f64>,
+    /// The next reset (default: from --quota, else the next Saturday 00:00 UTC).
+    #[arg(long, value_name = "T")]
+    pub refresh_at: Option<String>,
+    /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.
+    #[arg(long, value_name = "FILE")]
+    pub quota: Option<String>,
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let now = global.now()?;
+    let thresholds = global.thresholds()?;
+    let mut input = TpuInput {
+        t4_hours: args.t4_hours,
+        gpu_plannable: args.gpu_plannable,
+        tpu_plannable: args.tpu_remaining,
+        queue_hours: args.queue_hours,
+        next_reset: args
+            .refresh_at
+            .as_deref()
+            .map(|t| parse_time(t, DateRole::Instant))
+            .transpose()
+            .map_err(|e| CliError::usage(format!("--refresh-at: {e}")))?,
+    };
+    if let Some(path) = &args.quota {
+        let q = load(path, None, false, None, now, &thresholds, |_| {})?;
+        if let Some(g) = &q.gpu {
+            input.gpu_plannable = input.gpu_plannable.or(Some(g.plannable));
+            input.next_reset = input.next_reset.or(Some(g.next_reset));
+        }
+        if let Some(t) = &q.tpu {
+            input.tpu_plannable = input.tpu_plannable.or(Some(t.plannable));
+            input.next_reset = input.next_reset.or(Some(t.next_reset));
+        }
+    }
+    let report = tpu::tpu(input, now, &thresholds).map_err(CliError::usage)?;
+    emit(&report, global, human)
+}
+
+fn human(r: &TpuReport) -> String {
+    let mut s = format!(
+        "Run it on the {}: {}.\n",
+        r.choice.as_str().to_ascii_uppercase(),
+        r.reason
+    );
+    s.push_str(&format!(
+        "  GPU: done {} ({:.1} h from now{})\n",
+        human_time(&r.gpu_finish),
+        r.gpu_hours_to_finish,
+        if r.gpu_waits_for_reset {
+            ", waiting for the reset"
+        } else {
+            ""
+        }
+    ));
+    s.push_str(&format!(
+        "  TPU: done {} ({:.1} h from now: {} h queue, {} session{}, {:.2} TPU-hours of {:.2} plannable)\n",
+        human_time(&r.tpu_finish),
+        r.tpu_hours_to_finish,
+        r.queue_hours,
+        r.tpu_sessions,
+        if r.tpu_sessions == 1 { "" } else { "s" },
+        r.tpu_hours_needed,
+        r.tpu_plannable
+    ));
+    s.push('\n');
+    s.push_str(&render_findings(&r.findings));
+    s
+}

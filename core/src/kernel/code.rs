@@ -1,0 +1,230 @@
+//! The code file's size and its biggest parts: a notebook's cells (source, outputs, embedded images,
+//! attachments) or a script's longest lines (pasted base64 data). Pure: takes the bytes.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// How many of the biggest parts a finding names.
+const PARTS_NAMED: usize = 3;
+
+/// One big part of the code file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CodePart {
+    /// "cell 12 (code)" or "line 40".
+    pub part: String,
+    pub bytes: u64,
+    /// What makes it big: "3 outputs, 2 embedded images", "base64 data".
+    pub what: String,
+}
+
+/// The analysis of a code file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CodeAnalysis {
+    pub bytes: u64,
+    /// True when the file parsed as a Jupyter notebook.
+    pub notebook: bool,
+    pub cells: usize,
+    pub outputs: usize,
+    /// Images in outputs, cell attachments and `data:image/...;base64` in sources.
+    pub embedded_images: usize,
+    /// Bytes of all outputs (what `jupyter nbconvert --clear-output` removes).
+    pub output_bytes: u64,
+    /// Bytes of embedded images (outputs and attachments).
+    pub image_bytes: u64,
+    /// The biggest parts, biggest first.
+    pub biggest: Vec<CodePart>,
+}
+
+/// Analyses a code file. `long_line` is the length from which a script line counts as a big part.
+pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
+    let total = bytes.len() as u64;
+    if let Ok(Value::Object(nb)) = serde_json::from_slice::<Value>(bytes)
+        && let Some(Value::Array(cells)) = nb.get("cells")
+    {
+        return analyse_notebook(total, cells);
+    }
+    analyse_script(total, bytes, long_line)
+}
+
+fn json_len(v: &Value) -> u64 {
+    serde_json::to_string(v)
+        .map(|s| s.len() as u64)
+        .unwrap_or(0)
+}
+
+fn count_inline_images(source: &Value) -> usize {
+    let text = match source {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts.iter().filter_map(Value::as_str).collect::<String>(),
+        _ => String::new(),
+    };
+    text.matches("data:image/").count()
+}
+
+fn analyse_notebook(total: u64, cells: &[Value]) -> CodeAnalysis {
+    let mut a = CodeAnalysis {
+        bytes: total,
+        notebook: true,
+        cells: cells.len(),
+        outputs: 0,
+        embedded_images: 0,
+        output_bytes: 0,
+        image_bytes: 0,
+        biggest: Vec::new(),
+    };
+    let mut parts = Vec::new();
+    for (i, cell) in cells.iter().enumerate() {
+        let kind = cell
+            .get("cell_type")
+            .and_then(Value::as_str)
+            .unwrap_or("cell");
+        let size = json_len(cell);
+        let mut outputs = 0;
+        let mut images = 0;
+        let mut out_bytes = 0;
+        if let Some(Value::Array(outs)) = cell.get("outputs") {
+            outputs = outs.len();
+            for o in outs {
+                out_bytes += json_len(o);
+                if let Some(Value::Object(data)) = o.get("data") {
+                    for (mime, v) in data {
+                        if mime.starts_with("image/") {
+                            images += 1;
+                            a.image_bytes += json_len(v);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(Value::Object(att)) = cell.get("attachments") {
+            for file in att.values() {
+                if let Some(mimes) = file.as_object() {
+                    for (mime, v) in mimes {
+                        if mime.starts_with("image/") {
+                            images += 1;
+                            a.image_bytes += json_len(v);
+                        }
+                    }
+                }
+            }
+        }
+        images += cell.get("source").map(count_inline_images).unwrap_or(0);
+        a.outputs += outputs;
+        a.embedded_images += images;
+        a.output_bytes += out_bytes;
+        let mut what = Vec::new();
+        if outputs > 0 {
+            what.push(format!(
+                "{outputs} output{} ({out_bytes} bytes)",
+                plural(outputs)
+            ));
+        }
+        if images > 0 {
+            what.push(format!("{images} embedded image{}", plural(images)));
+        }
+        if what.is_empty() {
+            what.push("source".to_string());
+        }
+        parts.push(CodePart {
+            part: format!("cell {} ({kind})", i + 1),
+            bytes: size,
+            what: what.join(", "),
+        });
+    }
+    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    parts.truncate(PARTS_NAMED);
+    a.biggest = parts;
+    a
+}
+
+fn analyse_script(total: u64, bytes: &[u8], long_line: u64) -> CodeAnalysis {
+    let mut parts: Vec<CodePart> = bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| l.len() as u64 >= long_line)
+        .map(|(i, l)| {
+            let b64 = l
+                .iter()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+                .count();
+            let what = if b64 * 10 >= l.len() * 9 {
+                "base64 or encoded data"
+            } else {
+                "a very long line"
+            };
+            CodePart {
+                part: format!("line {}", i + 1),
+                bytes: l.len() as u64,
+                what: what.to_string(),
+            }
+        })
+        .collect();
+    let images = bytes.windows(11).filter(|w| *w == b"data:image/").count();
+    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    parts.truncate(PARTS_NAMED);
+    CodeAnalysis {
+        bytes: total,
+        notebook: false,
+        cells: 0,
+        outputs: 0,
+        embedded_images: images,
+        output_bytes: 0,
+        image_bytes: 0,
+        biggest: parts,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notebook_outputs_and_images_are_counted() {
+        let png = "A".repeat(5000);
+        let nb = serde_json::json!({
+            "cells": [
+                {"cell_type": "markdown", "source": ["# hi"]},
+                {"cell_type": "code", "source": "plot()", "outputs": [
+                    {"output_type": "display_data", "data": {"image/png": png, "text/plain": "<Figure>"}},
+                    {"output_type": "stream", "text": "done"}
+                ]},
+                {"cell_type": "markdown", "source": "![x](attachment:x.png)", "attachments": {"x.png": {"image/png": "QUJD"}}}
+            ],
+            "nbformat": 4
+        });
+        let bytes = serde_json::to_vec(&nb).unwrap();
+        let a = analyse(&bytes, 10_000);
+        assert!(a.notebook);
+        assert_eq!((a.cells, a.outputs, a.embedded_images), (3, 2, 2));
+        assert_eq!(a.biggest[0].part, "cell 2 (code)");
+        assert!(
+            a.biggest[0].what.contains("2 outputs")
+                && a.biggest[0].what.contains("1 embedded image")
+        );
+        assert!(a.output_bytes > 5000);
+    }
+
+    #[test]
+    fn script_long_lines_are_named() {
+        let mut s = String::from("import base64\n");
+        s.push_str(&format!("W = '{}'\n", "QUJD".repeat(5000)));
+        s.push_str("print(1)\n");
+        let a = analyse(s.as_bytes(), 10_000);
+        assert!(!a.notebook);
+        assert_eq!(a.biggest.len(), 1);
+        assert_eq!(a.biggest[0].part, "line 2");
+        assert_eq!(a.biggest[0].what, "base64 or encoded data");
+    }
+
+    #[test]
+    fn binary_or_broken_input_does_not_panic() {
+        let a = analyse(&[0xff, 0, 1, 2, b'\n'], 1);
+        assert_eq!(a.bytes, 5);
+        let a = analyse(b"{\"cells\": 5}", 1);
+        assert!(!a.notebook);
+    }
+}

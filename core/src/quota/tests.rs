@@ -1,0 +1,621 @@
+use super::*;
+use proptest::prelude::*;
+
+fn at(s: &str) -> DateTime<Utc> {
+    parse_time(s, DateRole::Instant).unwrap()
+}
+
+fn t() -> Thresholds {
+    Thresholds::defaults()
+}
+
+fn rules_of(r: &QuotaReport) -> Vec<&str> {
+    r.findings.iter().map(|f| f.rule.as_str()).collect()
+}
+
+const TABLE: &str = "resource  used   remaining  total   refreshAt            \n\
+--------  -----  ---------  ------  -------------------  \n\
+GPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00  \n\
+TPU       0.00h  20.00h     20.00h  2026-09-19T00:00:00  \n";
+
+#[test]
+fn every_form_is_read() {
+    // (name, text, form, gpu (used, remaining, total), tpu remaining, refresh)
+    type Case<'a> = (
+        &'a str,
+        String,
+        QuotaForm,
+        Option<(f64, f64, f64)>,
+        Option<f64>,
+        Option<&'a str>,
+    );
+    let cases: Vec<Case> = vec![
+        ("table with trailing blanks", TABLE.to_string(), QuotaForm::Table, Some((2.42, 27.58, 30.0)), Some(20.0), Some("2026-09-19T00:00:00Z")),
+        (
+            "CSV CRLF after a warning line",
+            "Warning: Looks like you're using an outdated `kaggle` version (installed: 2.1.2), please consider upgrading to the latest version (2.2.2)\r\nresource,used,remaining,total,refreshAt\r\nGPU,19.55h,10.45h,30.00h,2026-09-19T00:00:00\r\nTPU,0.00h,20.00h,20.00h,2026-09-19T00:00:00\r\n".to_string(),
+            QuotaForm::Csv,
+            Some((19.55, 10.45, 30.0)),
+            Some(20.0),
+            Some("2026-09-19T00:00:00Z"),
+        ),
+        (
+            "CSV with \\r\\r\\n (Windows text-mode stdout)",
+            "resource,used,remaining,total,refreshAt\r\r\nGPU,0.22h,29.78h,30.00h,2026-08-29T00:00:00\r\r\n".to_string(),
+            QuotaForm::Csv,
+            Some((0.22, 29.78, 30.0)),
+            None,
+            Some("2026-08-29T00:00:00Z"),
+        ),
+        (
+            "CSV with empty refreshAt, over quota",
+            "resource,used,remaining,total,refreshAt\nGPU,31.20h,0.00h,30.00h,\n".to_string(),
+            QuotaForm::Csv,
+            Some((31.2, 0.0, 30.0)),
+            None,
+            None,
+        ),
+        (
+            "CSV projection (resource,remaining)",
+            "resource,remaining\nGPU,10.45h\n".to_string(),
+            QuotaForm::Csv,
+            Some((19.55, 10.45, 30.0)),
+            None,
+            None,
+        ),
+        (
+            "table without refreshAt value",
+            "resource  used   remaining  total   refreshAt  \n--------  -----  ---------  ------  ---------  \nGPU       2.42h  27.58h     30.00h             \n".to_string(),
+            QuotaForm::Table,
+            Some((2.42, 27.58, 30.0)),
+            None,
+            None,
+        ),
+        (
+            "--format json with strings",
+            r#"[{"resource": "GPU", "used": "19.55h", "remaining": "10.45h", "total": "30.00h", "refreshAt": "2026-09-19T00:00:00"}, {"resource": "TPU", "used": "0.00h", "remaining": "20.00h", "total": "20.00h", "refreshAt": "2026-09-19T00:00:00"}]"#.to_string(),
+            QuotaForm::CliJson,
+            Some((19.55, 10.45, 30.0)),
+            Some(20.0),
+            Some("2026-09-19T00:00:00Z"),
+        ),
+        (
+            "--format json with numbers",
+            r#"[{"resource": "GPU", "used": 19.55, "remaining": 10.45, "total": 30, "refreshAt": "2026-09-19T00:00:00Z"}]"#.to_string(),
+            QuotaForm::CliJson,
+            Some((19.55, 10.45, 30.0)),
+            None,
+            Some("2026-09-19T00:00:00Z"),
+        ),
+        (
+            "API payload",
+            r#"{"quotaRefreshTime": "2026-09-19T00:00:00Z", "gpuQuota": {"timeUsed": "36905.6s", "timeReserved": "7200s", "totalTimeAllowed": "108000s"}, "tpuQuota": {"totalTimeAllowed": "72000s"}}"#.to_string(),
+            QuotaForm::ApiPayload,
+            Some((10.2516, 19.7484, 30.0)),
+            Some(20.0),
+            Some("2026-09-19T00:00:00Z"),
+        ),
+        (
+            "kgkit cache",
+            "{\n \"used_h\": 19.55,\n \"remaining_h\": 10.45,\n \"total_h\": 30.0,\n \"refresh_at\": \"2026-09-19T00:00:00Z\",\n \"fetched_at\": \"2026-09-15T08:00:00Z\"\n}".to_string(),
+            QuotaForm::KgkitCache,
+            Some((19.55, 10.45, 30.0)),
+            None,
+            Some("2026-09-19T00:00:00Z"),
+        ),
+        (
+            "kgkit cache with null refresh_at",
+            r#"{"used_h": 1, "remaining_h": 29, "total_h": 30, "refresh_at": null, "fetched_at": "2026-09-15T08:00:00Z"}"#.to_string(),
+            QuotaForm::KgkitCache,
+            Some((1.0, 29.0, 30.0)),
+            None,
+            None,
+        ),
+    ];
+    for (name, text, form, gpu, tpu, refresh) in cases {
+        let r = read_quota(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(r.form, form, "{name}");
+        match gpu {
+            Some((u, rem, tot)) => {
+                let g = r.gpu.as_ref().unwrap_or_else(|| panic!("{name}: no GPU"));
+                assert!(
+                    (g.used - u).abs() < 1e-3
+                        && (g.remaining - rem).abs() < 1e-3
+                        && (g.total - tot).abs() < 1e-9,
+                    "{name}: {g:?}"
+                );
+                assert_eq!(g.refresh_at.map(rfc3339).as_deref(), refresh, "{name}");
+            }
+            None => assert!(r.gpu.is_none(), "{name}"),
+        }
+        assert_eq!(r.tpu.as_ref().map(|q| q.remaining), tpu, "{name}");
+    }
+}
+
+#[test]
+fn api_reserved_and_fetched_at_are_kept() {
+    let r = read_quota(r#"{"gpuQuota": {"timeUsed": "0s", "timeReserved": "151.500s", "totalTimeAllowed": "108000s"}}"#).unwrap();
+    let g = r.gpu.unwrap();
+    assert!((g.reserved.unwrap() - 151.5 / 3600.0).abs() < 1e-9);
+    let r = read_quota(
+        r#"{"used_h": 1, "remaining_h": 29, "total_h": 30, "fetched_at": "2026-09-15T08:00:00"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        r.fetched_at.map(rfc3339).as_deref(),
+        Some("2026-09-15T08:00:00Z")
+    );
+}
+
+#[test]
+fn no_info_and_banner() {
+    let r = read_quota("No quota information available\n").unwrap();
+    assert_eq!(r.form, QuotaForm::NoInfo);
+    assert!(r.gpu.is_none() && r.tpu.is_none());
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    assert_eq!(rules_of(&rep), vec!["KQ005"]);
+
+    let banner = "Accelerator Quota Exceeded\nYou've exceeded the number of hours allowed to use GPU. Your quota will reset to 30 hours in 2 days. You can continue working in this session until you've reached your 9 hour limit.";
+    let r = read_quota(banner).unwrap();
+    assert_eq!(r.form, QuotaForm::UiBanner);
+    assert_eq!(r.reset_in_days, Some(2.0));
+    let g = r.gpu.as_ref().unwrap();
+    assert_eq!((g.remaining, g.total), (0.0, 30.0));
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    assert_eq!(rep.gpu.as_ref().unwrap().refresh_at, "2026-09-17T10:00:00Z");
+    assert!(rules_of(&rep).contains(&"KQ006"));
+}
+
+#[test]
+fn malformed_input_names_the_line_and_what_was_expected() {
+    // (text, line, words the message must contain)
+    let cases: &[(&str, Option<usize>, &[&str])] = &[
+        ("", None, &["empty", "expected"]),
+        ("hello world\nfoo\n", Some(1), &["header", "resource"]),
+        (
+            "resource,used,remaining,total,refreshAt\n",
+            Some(1),
+            &["no GPU or TPU row", "expected rows like"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\nGPU,abc,27.58h,30.00h,2026-09-19T00:00:00\n",
+            Some(2),
+            &["`used`", "`abc`", "expected"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\nGPU,2.42h,27.58h,30.00h,2026-19-45T00:00:00\n",
+            Some(2),
+            &["refreshAt", "2026-19-45", "expected ISO 8601"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\nGPU,-2h,27.58h,30.00h,\n",
+            Some(2),
+            &["non-negative"],
+        ),
+        (
+            "resource,used,total\nGPU,,\n",
+            Some(2),
+            &["expected `remaining`"],
+        ),
+        (
+            "resource  used   remaining  total   refreshAt\nGPU       2.42h\n",
+            Some(2),
+            &["fields", "expected"],
+        ),
+        (
+            r#"{"gpuQuota": {"timeUsed": "12x", "totalTimeAllowed": "108000s"}}"#,
+            None,
+            &["timeUsed", "12x", "protobuf duration"],
+        ),
+        (
+            r#"{"gpuQuota": {"timeUsed": "12s"}}"#,
+            None,
+            &["totalTimeAllowed"],
+        ),
+        (
+            r#"{"quotaRefreshTime": "tomorrow", "gpuQuota": {"totalTimeAllowed": "1s"}}"#,
+            None,
+            &["quotaRefreshTime", "tomorrow"],
+        ),
+        (
+            r#"{"used_h": "lots", "remaining_h": 1, "total_h": 30}"#,
+            None,
+            &["used_h", "lots"],
+        ),
+        (
+            r#"{"used_h": 1, "remaining_h": 1, "total_h": 30, "fetched_at": "yesterday"}"#,
+            None,
+            &["fetched_at"],
+        ),
+        ("{\"a\": 1}", None, &["gpuQuota", "used_h"]),
+        (
+            "{\n  \"gpuQuota\": {\n",
+            Some(3),
+            &["not valid JSON", "column"],
+        ),
+        ("[1, 2]", None, &["item 1", "expected an object"]),
+        ("[]", None, &["no GPU or TPU item"]),
+        (
+            r#"[{"resource": "GPU", "used": true, "total": 30}]"#,
+            None,
+            &["item 1", "`used`"],
+        ),
+        (
+            "Accelerator Quota Exceeded\nsomething else",
+            None,
+            &["reset to"],
+        ),
+        // the malformed-input corpus (tests/malformed/quota of the main branch)
+        (
+            r#"[{"resource": "GPU", "used": 1e308, "remaining": 1e308, "total": 1e308, "refreshAt": "2026-09-19T00:00:00"}]"#,
+            None,
+            &["item 1", "expected hours between 0 and 168"],
+        ),
+        (
+            r#"{"gpuQuota": {"timeUsed": "1e12s", "totalTimeAllowed": "108000s"}}"#,
+            None,
+            &["timeUsed", "between 0 and 168"],
+        ),
+        (
+            r#"{"quotaRefreshTime": "2026-09-19T00:00:00Z", "gpuQuota": {"timeUsed": "-5s", "totalTimeAllowed": "108000s"}}"#,
+            None,
+            &["timeUsed", "-5s"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,19/09/2026\r\n",
+            Some(2),
+            &["19/09/2026", "expected ISO 8601"],
+        ),
+        (
+            "resource,used\r\nGPU,2.42h\r\n",
+            Some(2),
+            &["expected `remaining`"],
+        ),
+        (
+            "resource,used,remaining,total,refreshAt\r\nFPGA,1.00h,2.00h,3.00h,2026-09-19T00:00:00\r\n",
+            Some(1),
+            &["no GPU or TPU row"],
+        ),
+        (
+            r#"[{"resource": "GPU", "used": "19.55h", "remaining": "10.4"#,
+            Some(1),
+            &["not valid JSON", "column"],
+        ),
+        (
+            r#"{"used_h": 3.5}"#,
+            None,
+            &["used_h, remaining_h, total_h"],
+        ),
+        (
+            "resource  used   remaining  total   refreshAt            \n--------  -----  ---------  ------  -------------------  \nGPU       2.42h  27.5",
+            Some(3),
+            &["3 fields", "refreshAt"],
+        ),
+        (
+            "I think I have about ten hours left this week?\n",
+            Some(1),
+            &["header"],
+        ),
+        ("\u{0}\u{1}\u{2}abc\u{3}", None, &["binary data"]),
+    ];
+    for (text, line, words) in cases {
+        let e = read_quota(text)
+            .err()
+            .unwrap_or_else(|| panic!("{text:?} was read"));
+        assert_eq!(e.line, *line, "{text:?}: {e}");
+        let msg = e.to_string();
+        for w in *words {
+            assert!(msg.contains(w), "{text:?}: `{msg}` lacks `{w}`");
+        }
+    }
+}
+
+#[test]
+fn utf16_and_bom_are_decoded() {
+    let text = "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,2026-09-19T00:00:00\r\n";
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(text.encode_utf16().flat_map(|u| u.to_be_bytes()));
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(text.as_bytes());
+    for bytes in [le, be, bom] {
+        let r = read_quota(&decode_text(&bytes)).unwrap();
+        assert_eq!(r.gpu.unwrap().remaining, 27.58);
+    }
+}
+
+#[test]
+fn hours_and_durations() {
+    assert_eq!(parse_hours("10.45h"), Ok(10.45));
+    assert_eq!(parse_hours(" 10.45 h "), Ok(10.45));
+    assert_eq!(parse_hours("7"), Ok(7.0));
+    assert!(parse_hours("NaNh").is_err());
+    assert!(parse_hours("inf").is_err());
+    assert!((parse_duration_hours(&Value::from("71094.4s")).unwrap() - 19.748_444).abs() < 1e-5);
+    assert_eq!(parse_duration_hours(&Value::from("0s")), Ok(0.0));
+    assert!(parse_duration_hours(&Value::from("71094.4")).is_err());
+    assert!(parse_duration_hours(&Value::from("-3s")).is_err());
+    assert!(parse_duration_hours(&Value::Bool(true)).is_err());
+}
+
+#[test]
+fn rolled_over_week_gives_full_hours_and_says_so() {
+    let r = read_quota(
+        "resource,used,remaining,total,refreshAt\nGPU,25.00h,5.00h,30.00h,2026-11-28T00:00:00\n",
+    )
+    .unwrap();
+    // exactly at the reset: rolled over
+    for now in [
+        "2026-11-28T00:00:00Z",
+        "2026-12-01T08:00:00Z",
+        "2026-12-04T23:59:59Z",
+    ] {
+        let rep = quota_state(&r, None, Observed::Now, at(now), &t());
+        let g = rep.gpu.unwrap();
+        assert!(g.rolled_over, "{now}");
+        assert_eq!(
+            (g.used, g.remaining, g.plannable),
+            (0.0, 30.0, 30.0),
+            "{now}"
+        );
+        assert_eq!(g.refresh_at, "2026-12-05T00:00:00Z", "{now}");
+        assert!(rep.findings.iter().any(|f| f.rule == "KQ002"));
+    }
+    // two weeks later: still the next Saturday
+    let rep = quota_state(&r, None, Observed::Now, at("2026-12-13T01:00:00Z"), &t());
+    assert_eq!(rep.gpu.unwrap().refresh_at, "2026-12-19T00:00:00Z");
+    // just before the reset: not rolled over
+    let rep = quota_state(&r, None, Observed::Now, at("2026-11-27T23:59:59Z"), &t());
+    let g = rep.gpu.unwrap();
+    assert!(!g.rolled_over);
+    assert_eq!(g.remaining, 5.0);
+    assert!(!rep.findings.iter().any(|f| f.rule == "KQ002"));
+}
+
+#[test]
+fn live_and_not_live() {
+    let cache = r#"{"used_h": 19.55, "remaining_h": 10.45, "total_h": 30, "refresh_at": "2026-09-19T00:00:00Z", "fetched_at": "2026-09-13T10:00:00Z"}"#;
+    let r = read_quota(cache).unwrap();
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    assert!(!rep.live);
+    assert_eq!(rep.age_minutes, Some(2880.0));
+    let f = rep.findings.iter().find(|f| f.rule == "KQ001").unwrap();
+    assert!(f.evidence.contains("2.0 days"), "{}", f.evidence);
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-13T10:10:00Z"), &t());
+    assert!(rep.live);
+    assert!(!rep.findings.iter().any(|f| f.rule == "KQ001"));
+    // a saved CSV read an hour ago / read now / unknown
+    let csv = read_quota(TABLE).unwrap();
+    let now = at("2026-09-15T10:00:00Z");
+    assert!(
+        !quota_state(
+            &csv,
+            None,
+            Observed::At(at("2026-09-15T09:00:00Z")),
+            now,
+            &t()
+        )
+        .live
+    );
+    assert!(
+        quota_state(
+            &csv,
+            None,
+            Observed::At(at("2026-09-15T09:50:00Z")),
+            now,
+            &t()
+        )
+        .live
+    );
+    assert!(quota_state(&csv, None, Observed::Now, now, &t()).live);
+    assert!(!quota_state(&csv, None, Observed::Unknown, now, &t()).live);
+}
+
+const RUNS: &str = r#"{"kernel": "me/a-train", "accelerator": "NvidiaTeslaT4", "hours": 5, "pushed_at": "2026-09-15T07:00:00Z", "status": "running"}
+{"kernel": "me/b-train", "accelerator": "NvidiaTeslaT4", "pushed_at": "2026-09-15T09:00:00Z", "status": "queued"}
+{"kernel": "me/old", "accelerator": "NvidiaTeslaT4", "hours": 3, "pushed_at": "2026-09-14T07:00:00Z", "status": "running"}
+{"kernel": "me/done", "accelerator": "NvidiaTeslaT4", "hours": 3, "pushed_at": "2026-09-15T08:00:00Z", "finished_at": "2026-09-15T09:30:00Z", "status": "complete", "gpu_hours": 1.5}
+{"kernel": "me/tpu", "accelerator": "TpuV5E8", "hours": 8, "pushed_at": "2026-09-15T06:00:00Z", "status": "pushed"}
+not json
+[1]
+{"kernel": "me/c", "hours": "x", "pushed_at": "soon", "status": "collected"}
+"#;
+
+#[test]
+fn runs_log_reserves_hours_and_skips_stale_entries() {
+    let log = read_runs_log(RUNS);
+    assert_eq!(log.runs.len(), 6);
+    assert_eq!(log.diagnostics.len(), 4, "{:?}", log.diagnostics);
+    // a status that is not a string reserves nothing (the corpus' runs-garbage.jsonl)
+    let garbage = read_runs_log("not json\n{\"status\": 5}\n");
+    assert!(garbage.runs.is_empty());
+    assert!(
+        garbage
+            .diagnostics
+            .iter()
+            .any(|d| d.starts_with("line 2") && d.contains("`status` 5"))
+    );
+    assert!(
+        log.diagnostics
+            .iter()
+            .any(|d| d.starts_with("line 6") && d.contains("not JSON"))
+    );
+    assert!(
+        log.diagnostics
+            .iter()
+            .any(|d| d.starts_with("line 7") && d.contains("expected a JSON object"))
+    );
+    assert!(
+        log.diagnostics
+            .iter()
+            .any(|d| d.starts_with("line 8") && d.contains("pushed_at"))
+    );
+    let now = at("2026-09-15T10:00:00Z");
+    let (held, stale) = reservations(&log, now, &t());
+    // a-train: 5 h cap, ran 3 h -> 2 h; b-train: default 12 h cap, ran 1 h -> 11 h; tpu: 8 - 4 = 4
+    let by: Vec<(&str, f64)> = held
+        .iter()
+        .map(|r| (r.kernel.as_str(), r.reserved_hours))
+        .collect();
+    assert_eq!(
+        by,
+        vec![("me/a-train", 2.0), ("me/b-train", 11.0), ("me/tpu", 4.0)]
+    );
+    assert_eq!(stale.len(), 1);
+    assert!(stale[0].contains("me/old"));
+
+    let csv = read_quota(TABLE).unwrap();
+    // the figure was read at 09:00: me/done (finished 09:30, 1.5 h) counts against it
+    let rep = quota_state(
+        &csv,
+        Some(&log),
+        Observed::At(at("2026-09-15T09:00:00Z")),
+        now,
+        &t(),
+    );
+    let g = rep.gpu.as_ref().unwrap();
+    assert_eq!(g.spent_since_hours, 1.5);
+    assert_eq!(g.remaining, 26.08);
+    assert_eq!(g.reserved, 13.0);
+    assert_eq!(g.plannable, 13.08);
+    let tp = rep.tpu.as_ref().unwrap();
+    assert_eq!((tp.reserved, tp.plannable), (4.0, 16.0));
+    assert!(
+        rep.findings
+            .iter()
+            .any(|f| f.rule == "KQ004" && f.evidence.contains("me/a-train"))
+    );
+    assert!(
+        rep.findings
+            .iter()
+            .any(|f| f.rule == "KQ004" && f.evidence.contains("stale"))
+    );
+    assert_eq!(rep.stale_runs.len(), 1);
+}
+
+#[test]
+fn no_reservation_no_kq004() {
+    let csv = read_quota(TABLE).unwrap();
+    let rep = quota_state(
+        &csv,
+        Some(&read_runs_log("")),
+        Observed::Now,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
+    assert!(!rep.findings.iter().any(|f| f.rule == "KQ004"));
+    assert_eq!(rep.gpu.unwrap().reserved, 0.0);
+}
+
+#[test]
+fn plannable_never_below_zero() {
+    let r = read_quota(r#"{"gpuQuota": {"timeUsed": "100000s", "timeReserved": "43200s", "totalTimeAllowed": "108000s"}}"#).unwrap();
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    let g = rep.gpu.unwrap();
+    assert_eq!(g.plannable, 0.0);
+    assert!(rep.findings.iter().any(|f| f.rule == "KQ006"));
+}
+
+#[test]
+fn use_it_or_lose_it_boundaries() {
+    let t = t();
+    // (hours to reset, plannable, fires)
+    let cases = [
+        (36.0, 1.0, true),
+        (36.01, 5.0, false),
+        (0.5, 1.0, true),
+        (0.0, 5.0, false),
+        (-1.0, 5.0, false),
+        (20.0, 0.99, false),
+        (20.0, 11.0, true),
+    ];
+    for (h, p, fires) in cases {
+        assert_eq!(use_it_or_lose_it(h, p, &t), fires, "{h} {p}");
+    }
+    // through the state: reset Saturday 00:00, now Friday 12:00 -> 12 h left
+    let r = read_quota(TABLE).unwrap();
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-18T12:00:00Z"), &t);
+    assert!(rep.use_it_or_lose_it);
+    assert!(rep.findings.iter().any(|f| f.rule == "KQ003"));
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T12:00:00Z"), &t);
+    assert!(!rep.use_it_or_lose_it);
+    assert!(!rep.findings.iter().any(|f| f.rule == "KQ003"));
+}
+
+#[test]
+fn assumed_reset_is_the_next_saturday() {
+    for (now, next) in [
+        ("2026-12-01T08:00:00Z", "2026-12-05T00:00:00Z"),
+        ("2026-12-05T00:00:00Z", "2026-12-12T00:00:00Z"),
+        ("2026-12-04T23:59:59Z", "2026-12-05T00:00:00Z"),
+        ("2026-12-05T13:00:00Z", "2026-12-12T00:00:00Z"),
+    ] {
+        assert_eq!(rfc3339(assumed_next_reset(at(now))), next, "{now}");
+    }
+    let r = reading_from_numbers(Some((11.0, None)), None);
+    let rep = quota_state(&r, None, Observed::Now, at("2026-12-01T08:00:00Z"), &t());
+    assert!(rep.gpu.unwrap().refresh_assumed);
+    assert!(rep.findings.iter().any(|f| f.rule == "KQ007"));
+    let r = reading_from_numbers(Some((11.0, Some(at("2026-12-05T00:00:00Z")))), None);
+    let rep = quota_state(&r, None, Observed::Now, at("2026-12-01T08:00:00Z"), &t());
+    assert!(!rep.findings.iter().any(|f| f.rule == "KQ007"));
+}
+
+proptest! {
+    #[test]
+    fn plannable_is_at_most_remaining(
+        used in 0.0f64..40.0,
+        total in 0.0f64..45.0,
+        reserved in proptest::option::of(0.0f64..20.0),
+        cap in 0.1f64..14.0,
+        ran_min in 0i64..2000,
+        now_min in 0i64..30_000,
+        refresh_min in -30_000i64..30_000,
+    ) {
+        let base = at("2026-09-01T00:00:00Z");
+        let now = base + Duration::minutes(now_min);
+        let q = AcceleratorQuota {
+            used,
+            remaining: (total - used).max(0.0),
+            total,
+            reserved,
+            refresh_at: Some(base + Duration::minutes(refresh_min)),
+        };
+        let reading = QuotaReading { form: QuotaForm::Numbers, gpu: Some(q), tpu: None, fetched_at: None, reset_in_days: None, notes: vec![] };
+        let line = format!(
+            "{{\"kernel\": \"k\", \"hours\": {cap}, \"status\": \"running\", \"pushed_at\": \"{}\"}}",
+            rfc3339(now - Duration::minutes(ran_min))
+        );
+        let log = read_runs_log(&line);
+        let rep = quota_state(&reading, Some(&log), Observed::Now, now, &Thresholds::defaults());
+        let g = rep.gpu.unwrap();
+        prop_assert!(g.plannable <= g.remaining + 1e-9);
+        prop_assert!(g.plannable >= 0.0);
+        prop_assert!(g.remaining <= g.total + 1e-9);
+        prop_assert!(g.hours_to_reset > 0.0);
+    }
+
+    #[test]
+    fn reading_never_panics(text in "\\PC{0,200}") {
+        let _ = read_quota(&text);
+        let _ = read_runs_log(&text);
+    }
+}
+
+#[test]
+fn a_normal_quota_fires_no_warning() {
+    // TABLE read just now, mid-week: no KQ001-KQ007 at all (each of those has its own firing test above).
+    let r = read_quota(TABLE).unwrap();
+    let rep = quota_state(&r, None, Observed::Now, at("2026-09-15T10:00:00Z"), &t());
+    assert!(rep.live);
+    for id in [
+        "KQ001", "KQ002", "KQ003", "KQ004", "KQ005", "KQ006", "KQ007",
+    ] {
+        assert!(
+            !rules_of(&rep).contains(&id),
+            "{id} fired: {:?}",
+            rep.findings
+        );
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Idempotent: installs only what is missing or at the wrong version, from the registries only
+# (rustup, crates.io, npm, Debian). Nothing is downloaded from anywhere else; trunk never fetches tools.
+# Proven recipe and timings: ../shared/toolchain.md (fresh 2-core machine: ~14 min of installs).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION=0.21.14   # 0.22.x needs rustc >= 1.96.1
+# wasm-bindgen-cli must equal the wasm-bindgen crate pinned (=) in web/Cargo.toml and locked in Cargo.lock.
+WBG_VERSION="$(awk '$0=="name = \"wasm-bindgen\""{getline; gsub(/version = |"/,""); print; exit}' "$ROOT/Cargo.lock")"
+log() { printf '[install-toolchain] %s\n' "$*" >&2; }
+t0=$SECONDS
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  log "cargo install trunk $TRUNK_VERSION (about 9 min on 2 cores)"
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features --force
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG_VERSION" ]; then
+  log "cargo install wasm-bindgen-cli $WBG_VERSION (about 4 min)"
+  # Its published lockfile may name crate versions the registry lacks: fall back to unlocked.
+  cargo install wasm-bindgen-cli --version "$WBG_VERSION" --locked --force \
+    || cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
+fi
+
+missing=()
+for p in chromium chromium-driver; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm: binaryen 132 (wasm-opt, pinned in web/Trunk.toml) + playwright-core (it never downloads a browser).
+BROWSER="$ROOT/tests/browser"
+if [ -f "$BROWSER/package.json" ]; then
+  if [ "$("$BROWSER/node_modules/.bin/wasm-opt" --version 2>/dev/null)" != "wasm-opt version 132 (version_132)" ] \
+     || [ ! -d "$BROWSER/node_modules/playwright-core" ]; then
+    log "npm ci (tests/browser)"
+    (cd "$BROWSER" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+# trunk's offline mode passes --offline to cargo: fetch the locked crates first.
+cargo fetch --locked --manifest-path "$ROOT/Cargo.toml" >/dev/null
+
+log "ready in $((SECONDS - t0)) s: $(trunk --version), $(wasm-bindgen --version), $(chromium --version 2>/dev/null | head -1)"
