@@ -1,7 +1,7 @@
 //! The page's only contact with the browser: the clock, the location/history, and the fatal-error banner.
 //! Everything here is a no-op (or a fixed value) on the host, so host tests are deterministic.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 
 /// Today's date for staleness checks: the browser clock in wasm, a fixed day on the host.
 #[cfg(target_arch = "wasm32")]
@@ -21,6 +21,24 @@ pub fn today() -> NaiveDate {
 pub const HOST_TODAY: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 30) {
     Some(d) => d,
     None => NaiveDate::MIN,
+};
+
+/// The current instant (quota resets, deadlines): the browser clock in wasm, a fixed instant on the host.
+#[cfg(target_arch = "wasm32")]
+pub fn now() -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(js_sys::Date::now() as i64).unwrap_or(HOST_NOW)
+}
+
+/// The current instant (quota resets, deadlines): the browser clock in wasm, a fixed instant on the host.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn now() -> DateTime<Utc> {
+    HOST_NOW
+}
+
+/// The fixed "now" of host tests: 2026-11-30T12:00:00Z.
+pub const HOST_NOW: DateTime<Utc> = match DateTime::from_timestamp(1_796_040_000, 0) {
+    Some(t) => t,
+    None => DateTime::<Utc>::MIN_UTC,
 };
 
 /// The current `location.search` (empty on the host).

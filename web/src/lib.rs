@@ -17,6 +17,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("matrix", "Hardware matrix"),
     ("defaults", "Domain defaults"),
     ("worth-gpu", "Is the GPU worth it?"),
+    ("plan", "Quota & plan"),
     ("rules", "Rule docs"),
 ];
 
@@ -70,13 +71,14 @@ pub fn AppWith(initial: Query) -> impl IntoView {
         query: RwSignal::new(initial),
     };
     provide_context(url);
-    // URL is the state: every change of an input is written back to the address bar.
-    Effect::new(move |_| {
-        let search = url.query.with(|q| q.to_search());
-        browser::write_location(&search, false);
-    });
+    // URL is the state: every change of an input is written back to the address bar, and Back/Forward
+    // restore the answer. (Browser only: on the host, pages are rendered once to HTML for the tests.)
     #[cfg(target_arch = "wasm32")]
     {
+        Effect::new(move |_| {
+            let search = url.query.with(|q| q.to_search());
+            browser::write_location(&search, false);
+        });
         let handle = window_event_listener(leptos::ev::popstate, move |_| {
             url.query.set(Query::parse(&browser::location_search()));
         });
@@ -133,6 +135,7 @@ fn PageView(page: Memo<String>) -> impl IntoView {
         "matrix" => view! { <pages::matrix::MatrixPage /> }.into_any(),
         "defaults" => view! { <pages::defaults::DefaultsPage /> }.into_any(),
         "worth-gpu" => view! { <pages::worth_gpu::WorthGpuPage /> }.into_any(),
+        "plan" => view! { <pages::plan::PlanPage /> }.into_any(),
         "rules" => view! { <pages::rules::RulesPage /> }.into_any(),
         other => {
             let known: Vec<&str> = PAGES.iter().map(|(k, _)| *k).collect();

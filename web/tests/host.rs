@@ -184,7 +184,7 @@ fn doc_markup_is_split_into_blocks_and_spans() {
 fn every_page_renders_with_its_nav() {
     for (key, label) in PAGES {
         let html = render(&href(key, &[]));
-        assert!(html.contains(label), "{key}: {html}");
+        assert!(html.contains(&label.replace('&', "&amp;")), "{key}: {html}");
         assert!(html.contains(r#"aria-current="page""#), "{key}");
         assert!(html.contains(r#"id="page-title""#), "{key}");
     }
@@ -290,4 +290,132 @@ fn user_text_is_escaped_never_markup() {
     assert!(html.contains("&lt;img"), "{html}");
     let html = render("?page=worth-gpu&task=gbdt&rows=%3Cb%3E");
     assert!(!html.contains("<b>"), "{html}");
+}
+
+// ---------- quota & plan ----------
+
+use kgadvise_web::pages::plan::{PlanAnswer, PlanInputs, hours_field, plan_answer, short_time};
+
+fn plan_inputs(pairs: &[(&str, &str)]) -> PlanInputs {
+    let q = Query::for_page("plan", pairs);
+    PlanInputs {
+        deadline: q.value("deadline"),
+        gpu: q.value("gpu"),
+        tpu: q.value("tpu"),
+        refresh: q.value("refresh"),
+        reserved: q.value("reserved"),
+        weekly: q.value("weekly"),
+        fold_hours: q.value("fold_hours"),
+        folds: q.value("folds"),
+        screens: q.value("screens"),
+    }
+}
+
+#[test]
+fn plan_from_typed_numbers_matches_the_core() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let i = plan_inputs(&[
+        ("deadline", "2026-12-17"),
+        ("gpu", "11"),
+        ("refresh", "2026-12-05T00:00:00"),
+    ]);
+    match plan_answer(&i, "", now) {
+        PlanAnswer::Report(r) => {
+            assert_eq!(r.plannable_now, 11.0);
+            assert_eq!(
+                r.resets_before_deadline, 2,
+                "Dec 5 and Dec 12 are before Dec 17"
+            );
+            assert!(!r.weeks.is_empty());
+            assert_eq!(r.schema, "kgadvise.plan/1");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        plan_answer(&plan_inputs(&[("gpu", "11")]), "", now),
+        PlanAnswer::Need(_)
+    ));
+    assert!(matches!(
+        plan_answer(&plan_inputs(&[("deadline", "2026-12-17")]), "", now),
+        PlanAnswer::Need(_)
+    ));
+    match plan_answer(
+        &plan_inputs(&[("deadline", "soon"), ("gpu", "11")]),
+        "",
+        now,
+    ) {
+        PlanAnswer::Error(e) => assert!(e.starts_with("deadline:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match plan_answer(
+        &plan_inputs(&[("deadline", "2026-12-17"), ("gpu", "11"), ("folds", "5")]),
+        "",
+        now,
+    ) {
+        PlanAnswer::Error(e) => assert!(e.contains("go together"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        hours_field("GPU hours remaining", Some("lots"))
+            .unwrap_err()
+            .starts_with("GPU hours remaining:")
+    );
+    assert_eq!(hours_field("x", Some("10.45h")), Ok(Some(10.45)));
+    assert_eq!(short_time("2026-12-05T00:00:00Z"), "2026-12-05 00:00 UTC");
+}
+
+#[test]
+fn plan_from_a_pasted_quota_and_its_errors() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let table = "Resource  Used    Remaining  Total  RefreshAt\nGPU       19.00h  11.00h     30h    2026-12-05T00:00:00\n";
+    let i = plan_inputs(&[("deadline", "2026-12-17")]);
+    match plan_answer(&i, table, now) {
+        PlanAnswer::Report(r) => assert_eq!(r.plannable_now, 11.0, "{:?}", r.quota),
+        other => panic!("{other:?}"),
+    }
+    match plan_answer(&i, "what is this", now) {
+        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn plan_page_draws_the_weeks() {
+    let html = render("?page=plan&deadline=2026-12-17&gpu=11&fold_hours=1.5&folds=5");
+    assert!(
+        html.contains("week-chart") && html.contains("<rect"),
+        "{html}"
+    );
+    assert!(html.contains("Fold plan"), "{html}");
+    assert!(html.contains("until 2026-12-17 23:59 UTC"), "{html}");
+    let html = render("?page=plan&gpu=11");
+    assert!(html.contains("Enter the deadline"), "{html}");
+}
+
+/// Every real quota sample pasted into the plan page gives a plan or a readable error, never a panic.
+#[test]
+fn every_real_quota_sample_plans_or_explains() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata/kaggle-quota");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let i = plan_inputs(&[("deadline", "2026-12-17")]);
+    let mut plans = 0;
+    for f in &files {
+        let text = kgadvise_core::quota::decode_text(&std::fs::read(f).unwrap());
+        match plan_answer(&i, &text, now) {
+            PlanAnswer::Report(r) => {
+                plans += 1;
+                assert!(r.total_hours >= r.plannable_now, "{}", f.display());
+            }
+            PlanAnswer::Error(e) => assert!(!e.is_empty(), "{}", f.display()),
+            PlanAnswer::Need(n) => panic!("{}: {n}", f.display()),
+        }
+    }
+    assert!(plans >= 3, "most real samples have a GPU figure: {plans}");
 }

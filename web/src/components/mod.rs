@@ -4,6 +4,7 @@ pub mod doc_text;
 pub mod findings;
 pub mod inputs;
 pub mod links;
+pub mod paste;
 
 pub use doc_text::DocText;
 pub use findings::{FindingList, RulesUsed};

@@ -3,6 +3,7 @@
 
 pub mod defaults;
 pub mod matrix;
+pub mod plan;
 pub mod rules;
 pub mod worth_gpu;
 
