@@ -28,15 +28,15 @@ pub fn support_class(s: Support) -> &'static str {
     }
 }
 
+/// A column of the grid: (platform key, platform name).
+pub type Column = (String, String);
+/// A row of the grid: (capability key, capability name, its cells).
+pub type Row = (String, String, Vec<CellAnswer>);
+
 /// The grid of a table report: capability rows (in the seed's order) x platform columns.
-pub fn grid(
-    cells: &[CellAnswer],
-) -> (
-    Vec<(String, String)>,
-    Vec<(String, String, Vec<CellAnswer>)>,
-) {
-    let mut columns: Vec<(String, String)> = Vec::new();
-    let mut rows: Vec<(String, String, Vec<CellAnswer>)> = Vec::new();
+pub fn grid(cells: &[CellAnswer]) -> (Vec<Column>, Vec<Row>) {
+    let mut columns: Vec<Column> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for c in cells {
         if !columns.iter().any(|(k, _)| *k == c.platform) {
             columns.push((c.platform.clone(), c.platform_name.clone()));
