@@ -17,6 +17,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("matrix", "Hardware matrix"),
     ("defaults", "Domain defaults"),
     ("worth-gpu", "Is the GPU worth it?"),
+    ("diagnose", "Diagnose"),
     ("plan", "Quota & plan"),
     ("rules", "Rule docs"),
 ];
@@ -135,6 +136,7 @@ fn PageView(page: Memo<String>) -> impl IntoView {
         "matrix" => view! { <pages::matrix::MatrixPage /> }.into_any(),
         "defaults" => view! { <pages::defaults::DefaultsPage /> }.into_any(),
         "worth-gpu" => view! { <pages::worth_gpu::WorthGpuPage /> }.into_any(),
+        "diagnose" => view! { <pages::diagnose::DiagnosePage /> }.into_any(),
         "plan" => view! { <pages::plan::PlanPage /> }.into_any(),
         "rules" => view! { <pages::rules::RulesPage /> }.into_any(),
         other => {

@@ -419,3 +419,79 @@ fn every_real_quota_sample_plans_or_explains() {
     }
     assert!(plans >= 3, "most real samples have a GPU figure: {plans}");
 }
+
+// ---------- diagnose ----------
+
+use kgadvise_web::pages::diagnose::{DiagnoseAnswer, diagnose_answer};
+
+#[test]
+fn diagnose_a_pasted_log_and_typed_rates() {
+    let log = "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n\
+               2026/11/01 00:00:00.000, 0, Tesla T4, 97, 9000, 15360\n\
+               2026/11/01 00:00:00.000, 1, Tesla T4, 0, 3, 15360\n\
+               2026/11/01 00:00:01.000, 0, Tesla T4, 98, 9000, 15360\n\
+               2026/11/01 00:00:01.000, 1, Tesla T4, 0, 3, 15360\n\
+               this line is garbage\n";
+    match diagnose_answer(log, None, None, None, None) {
+        DiagnoseAnswer::Report(r) => {
+            assert_eq!(r.schema, "kgadvise.diagnose/1");
+            assert_eq!(r.gpus.len(), 2);
+            assert!(!r.verdicts.is_empty());
+            assert!(
+                r.diagnostics.iter().any(|d| d.line == 6),
+                "{:?}",
+                r.diagnostics
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        diagnose_answer("", None, None, None, None),
+        DiagnoseAnswer::Need
+    ));
+    match diagnose_answer("", Some("100"), Some("1000"), Some("95"), None) {
+        DiagnoseAnswer::Report(r) => {
+            assert!(r.verdicts.contains(&"input-bound"), "{:?}", r.verdicts)
+        }
+        other => panic!("{other:?}"),
+    }
+    match diagnose_answer("", Some("fast"), None, None, None) {
+        DiagnoseAnswer::Error(e) => assert!(e.starts_with("data rate:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every real nvidia-smi sample pasted into the page gives a report (never a panic).
+#[test]
+fn every_real_nvidia_smi_sample_is_diagnosed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
+    let mut n = 0;
+    for cat in [
+        "nvidia-smi-csv",
+        "nvidia-smi-dmon",
+        "nvidia-smi-query",
+        "nvidia-smi-table",
+    ] {
+        for f in std::fs::read_dir(root.join(cat))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
+            let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+            match diagnose_answer(&text, None, None, None, None) {
+                DiagnoseAnswer::Report(r) => assert!(!r.verdicts.is_empty(), "{}", f.display()),
+                other => panic!("{}: {other:?}", f.display()),
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "{n}");
+}
+
+#[test]
+fn diagnose_page_renders_verdicts_table_and_timeline() {
+    let html = render("?page=diagnose&data_rate=100&compute_rate=1000&loop_rate=95");
+    assert!(html.contains("verdict-input-bound"), "{html}");
+    assert!(html.contains("?page=rules&amp;id=KV005"), "{html}");
+    let html = render("?page=diagnose");
+    assert!(html.contains("Paste a log"), "{html}");
+}

@@ -2,6 +2,7 @@
 //! the report struct the CLI prints.
 
 pub mod defaults;
+pub mod diagnose;
 pub mod matrix;
 pub mod plan;
 pub mod rules;
