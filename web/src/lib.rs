@@ -19,6 +19,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("worth-gpu", "Is the GPU worth it?"),
     ("diagnose", "Diagnose"),
     ("plan", "Quota & plan"),
+    ("kernel", "Kernel check"),
     ("rules", "Rule docs"),
 ];
 
@@ -137,6 +138,7 @@ fn PageView(page: Memo<String>) -> impl IntoView {
         "defaults" => view! { <pages::defaults::DefaultsPage /> }.into_any(),
         "worth-gpu" => view! { <pages::worth_gpu::WorthGpuPage /> }.into_any(),
         "diagnose" => view! { <pages::diagnose::DiagnosePage /> }.into_any(),
+        "kernel" => view! { <pages::kernel::KernelPage /> }.into_any(),
         "plan" => view! { <pages::plan::PlanPage /> }.into_any(),
         "rules" => view! { <pages::rules::RulesPage /> }.into_any(),
         other => {

@@ -495,3 +495,52 @@ fn diagnose_page_renders_verdicts_table_and_timeline() {
     let html = render("?page=diagnose");
     assert!(html.contains("Paste a log"), "{html}");
 }
+
+// ---------- kernel check ----------
+
+use kgadvise_web::pages::kernel::{KernelAnswer, kernel_answer};
+
+/// Every real kernel-metadata.json pasted into the page gives a report or a parse error naming the line.
+#[test]
+fn every_real_kernel_metadata_is_checked() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/realdata/kernel-metadata");
+    let mut reports = 0;
+    for f in std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+    {
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        match kernel_answer(&text, "", None, None) {
+            KernelAnswer::Report(r) => {
+                reports += 1;
+                assert_eq!(r.schema, "kgadvise.check/1", "{}", f.display());
+            }
+            KernelAnswer::Error(e) => assert!(
+                e.starts_with("kernel-metadata.json:"),
+                "{}: {e}",
+                f.display()
+            ),
+            KernelAnswer::Need => panic!("{}", f.display()),
+        }
+    }
+    assert!(reports >= 5, "{reports}");
+    assert!(matches!(
+        kernel_answer(" ", "", None, None),
+        KernelAnswer::Need
+    ));
+    match kernel_answer("{\"id\": ", "", None, None) {
+        KernelAnswer::Error(e) => assert!(e.contains("kernel-metadata.json"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match kernel_answer("{}", "", Some("x"), None) {
+        KernelAnswer::Error(e) => assert!(e.starts_with("plannable GPU hours:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn kernel_page_renders() {
+    let html = render("?page=kernel");
+    assert!(html.contains("Paste a kernel-metadata.json"), "{html}");
+}

@@ -3,6 +3,7 @@
 
 pub mod defaults;
 pub mod diagnose;
+pub mod kernel;
 pub mod matrix;
 pub mod plan;
 pub mod rules;
