@@ -20,6 +20,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("diagnose", "Diagnose"),
     ("plan", "Quota & plan"),
     ("kernel", "Kernel check"),
+    ("compare", "Compare"),
     ("rules", "Rule docs"),
 ];
 
@@ -139,6 +140,7 @@ fn PageView(page: Memo<String>) -> impl IntoView {
         "worth-gpu" => view! { <pages::worth_gpu::WorthGpuPage /> }.into_any(),
         "diagnose" => view! { <pages::diagnose::DiagnosePage /> }.into_any(),
         "kernel" => view! { <pages::kernel::KernelPage /> }.into_any(),
+        "compare" => view! { <pages::compare::ComparePage /> }.into_any(),
         "plan" => view! { <pages::plan::PlanPage /> }.into_any(),
         "rules" => view! { <pages::rules::RulesPage /> }.into_any(),
         other => {

@@ -544,3 +544,46 @@ fn kernel_page_renders() {
     let html = render("?page=kernel");
     assert!(html.contains("Paste a kernel-metadata.json"), "{html}");
 }
+
+// ---------- compare ----------
+
+use kgadvise_web::pages::compare::{CompareAnswer, compare_answer};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/stats")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn compare_the_stats_fixtures_as_the_cli_does() {
+    let (idea, control) = (fixture("binary_idea.csv"), fixture("binary_control.csv"));
+    match compare_answer(&idea, &control, Some("auc"), Some("50"), None) {
+        CompareAnswer::Report(r) => {
+            assert_eq!(r.schema, "kgadvise.compare/1");
+            assert_eq!(r.resamples, 50);
+            assert_eq!(r.seed, 42);
+            assert!(!r.reason.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        compare_answer(&idea, "", Some("auc"), None, None),
+        CompareAnswer::Need(_)
+    ));
+    assert!(matches!(
+        compare_answer(&idea, &control, None, None, None),
+        CompareAnswer::Need(_)
+    ));
+    match compare_answer(&idea, &control, Some("f1"), None, None) {
+        CompareAnswer::Error(e) => assert!(e.contains("f1"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match compare_answer("a,b\n1,2\n", &control, Some("auc"), None, None) {
+        CompareAnswer::Error(e) => assert!(!e.is_empty()),
+        other => panic!("{other:?}"),
+    }
+}
