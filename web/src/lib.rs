@@ -21,6 +21,7 @@ pub const PAGES: &[(&str, &str)] = &[
     ("plan", "Quota & plan"),
     ("kernel", "Kernel check"),
     ("compare", "Compare"),
+    ("bench", "Bench history"),
     ("rules", "Rule docs"),
 ];
 
@@ -142,6 +143,7 @@ fn PageView(page: Memo<String>) -> impl IntoView {
         "kernel" => view! { <pages::kernel::KernelPage /> }.into_any(),
         "compare" => view! { <pages::compare::ComparePage /> }.into_any(),
         "plan" => view! { <pages::plan::PlanPage /> }.into_any(),
+        "bench" => view! { <pages::bench::BenchPage /> }.into_any(),
         "rules" => view! { <pages::rules::RulesPage /> }.into_any(),
         other => {
             let known: Vec<&str> = PAGES.iter().map(|(k, _)| *k).collect();

@@ -587,3 +587,38 @@ fn compare_the_stats_fixtures_as_the_cli_does() {
         other => panic!("{other:?}"),
     }
 }
+
+// ---------- bench history ----------
+
+#[test]
+fn bench_history_page_shows_speedups_and_changes() {
+    use kgadvise_web::pages::bench::{BenchAnswer, bench_answer};
+    let history = concat!(
+        r#"{"name":"img","time":"2026-11-30T10:00:00Z","command":"python t.py --bs 64","wall_s":400,"exit_code":0}"#,
+        "\n",
+        r#"{"name":"img","time":"2026-11-30T11:00:00Z","command":"python t.py --bs 128","wall_s":200,"exit_code":0}"#,
+        "\nnot json\n"
+    );
+    match bench_answer(history, Some("img")) {
+        BenchAnswer::Report(r) => {
+            assert_eq!(r.records.len(), 2);
+            assert_eq!(r.records[1].speedup, Some(2.0));
+            assert_eq!(r.records[1].changed[0].to_string(), "--bs: 64 -> 128");
+            assert_eq!(r.problems[0].line, 3);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(bench_answer("  ", None), BenchAnswer::Need);
+    match bench_answer("garbage", None) {
+        BenchAnswer::Error(e) => assert!(
+            e.contains("line 1") && e.contains("expected a bench record"),
+            "{e}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let html = render("?page=bench&name=img");
+    assert!(
+        html.contains("Bench history") && html.contains("Paste a bench history"),
+        "{html}"
+    );
+}

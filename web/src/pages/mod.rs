@@ -1,6 +1,7 @@
 //! One file per advisor page. Each page reads its inputs from the URL, calls one core function and renders
 //! the report struct the CLI prints.
 
+pub mod bench;
 pub mod compare;
 pub mod defaults;
 pub mod diagnose;
