@@ -15,6 +15,9 @@ if [ ! -x tests/browser/node_modules/.bin/wasm-opt ] || [ ! -d tests/browser/nod
 fi
 export PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"  # npm binaryen's wasm-opt (version_132) first
 
+# The parity tests run the CLI binary next to the page.
+cargo build -q -p kgadvise-cli --locked
+
 s=$SECONDS
 (cd web && trunk build --release)
 log "trunk build --release: $((SECONDS - s)) s"

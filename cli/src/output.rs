@@ -23,6 +23,10 @@ pub struct Global {
     /// Override a threshold of rules/, e.g. --set verdict.busy-util-pct=10 (repeatable).
     #[arg(long = "set", global = true, value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Also print a link to the same answer on the web advisor (default base: the local
+    /// `scripts/serve.sh` at http://127.0.0.1:8080/). Pasted inputs (logs, files) are never put in links.
+    #[arg(long, global = true, value_name = "BASE", num_args = 0..=1, default_missing_value = "http://127.0.0.1:8080/")]
+    pub share_url: Option<String>,
 }
 
 impl Global {
@@ -149,4 +153,26 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         s.push_str(&line(row.clone()));
     }
     s
+}
+
+/// The web advisor's link for a page and its inputs (the same query keys the page reads), printed after the
+/// answer when `--share-url` is given: on stdout with text output, on stderr with `--json` (stdout stays
+/// one JSON object).
+pub fn share(global: &Global, page: &str, params: &[(&str, Option<String>)]) {
+    let Some(base) = &global.share_url else {
+        return;
+    };
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    query.append_pair("page", page);
+    for (key, value) in params {
+        if let Some(v) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            query.append_pair(key, v);
+        }
+    }
+    let url = format!("{}?{}", base.trim_end_matches('?'), query.finish());
+    if global.json {
+        eprintln!("share: {url}");
+    } else {
+        println!("\nShare this answer: {url}");
+    }
 }

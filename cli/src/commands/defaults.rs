@@ -39,7 +39,18 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         processes: args.processes,
     };
     let report = domains::defaults(&req, today, &thresholds)?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "defaults",
+        &[
+            ("domain", Some(args.domain.clone())),
+            ("platform", args.platform.clone()),
+            ("cores", args.cores.map(|v| v.to_string())),
+            ("processes", args.processes.map(|v| v.to_string())),
+        ],
+    );
+    Ok(code)
 }
 
 fn human(r: &DefaultsReport) -> String {

@@ -265,7 +265,21 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         }
     }
     let report = d.finish(inputs, &thresholds);
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "diagnose",
+        &[
+            ("data_rate", args.input.data_rate.map(|v| v.to_string())),
+            (
+                "compute_rate",
+                args.input.compute_rate.map(|v| v.to_string()),
+            ),
+            ("loop_rate", args.input.loop_rate.map(|v| v.to_string())),
+            ("interval_s", args.input.interval_s.map(|v| v.to_string())),
+        ],
+    );
+    Ok(code)
 }
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

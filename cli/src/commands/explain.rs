@@ -54,7 +54,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     }
     let id = args.rule.unwrap_or_default();
     let explanation = registry::explain(&id).map_err(|e| CliError::usage(e.to_string()))?;
-    emit(&explanation, global, human)
+    let code = emit(&explanation, global, human)?;
+    crate::output::share(global, "rules", &[("id", Some(explanation.rule.clone()))]);
+    Ok(code)
 }
 
 fn human(e: &Explanation) -> String {

@@ -35,7 +35,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         today,
         &thresholds,
     )?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "matrix",
+        &[
+            ("platform", args.platform.clone()),
+            ("capability", args.capability.clone()),
+        ],
+    );
+    Ok(code)
 }
 
 fn cell_line(c: &CellAnswer) -> String {

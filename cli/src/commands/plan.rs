@@ -161,7 +161,23 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         &thresholds,
     )
     .map_err(CliError::usage)?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "plan",
+        &[
+            ("deadline", Some(args.deadline.clone())),
+            ("gpu", args.gpu_remaining.map(|v| v.to_string())),
+            ("refresh", args.refresh_at.clone()),
+            ("tpu", args.tpu_remaining.map(|v| v.to_string())),
+            ("reserved", args.reserved.map(|v| v.to_string())),
+            ("weekly", args.weekly_hours.map(|v| v.to_string())),
+            ("fold_hours", args.fold_hours.map(|v| v.to_string())),
+            ("folds", args.folds.map(|v| v.to_string())),
+            ("screens", args.screens_per_promotion.map(|v| v.to_string())),
+        ],
+    );
+    Ok(code)
 }
 
 fn budget_sentence(b: &Budget, deadline: &str, in_final: bool) -> String {

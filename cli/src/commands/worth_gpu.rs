@@ -29,7 +29,17 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let today = global.now()?.date_naive();
     let thresholds = global.thresholds()?;
     let report = worth::worth_gpu(&args.task, args.rows, args.refits, today, &thresholds)?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "worth-gpu",
+        &[
+            ("task", Some(args.task.clone())),
+            ("rows", Some(args.rows.to_string())),
+            ("refits", args.refits.map(|v| v.to_string())),
+        ],
+    );
+    Ok(code)
 }
 
 fn human(r: &WorthGpuReport) -> String {
