@@ -116,11 +116,7 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
     if text.trim().is_empty() {
         return Err(err(None, format!("the input is empty: {EXPECTED_FORMS}")));
     }
-    let odd = text
-        .chars()
-        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
-        .count();
-    if odd * 10 > text.chars().count() || text.contains('\0') {
+    if crate::text::looks_binary(text) {
         return Err(err(
             None,
             format!("binary data, not text: {EXPECTED_FORMS}"),
@@ -151,29 +147,7 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
 /// The text of an input's bytes: UTF-8 (a BOM dropped) or UTF-16 with a BOM (PowerShell's `>` writes
 /// UTF-16LE: `kaggle quota -v > quota.csv`); anything else is read lossily (bad bytes become U+FFFD).
 pub fn decode_text(bytes: &[u8]) -> String {
-    let utf16 = |rest: &[u8], le: bool| -> String {
-        let units: Vec<u16> = rest
-            .chunks_exact(2)
-            .map(|c| {
-                let pair = [
-                    c.first().copied().unwrap_or(0),
-                    c.get(1).copied().unwrap_or(0),
-                ];
-                if le {
-                    u16::from_le_bytes(pair)
-                } else {
-                    u16::from_be_bytes(pair)
-                }
-            })
-            .collect();
-        String::from_utf16_lossy(&units)
-    };
-    match bytes {
-        [0xFF, 0xFE, rest @ ..] => utf16(rest, true),
-        [0xFE, 0xFF, rest @ ..] => utf16(rest, false),
-        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
-    }
+    crate::text::decode_input(bytes).into_owned()
 }
 
 // ------------------------------------------------------------------ numbers
@@ -619,7 +593,7 @@ fn read_api(
             get(q, k)
                 .map(parse_duration_hours)
                 .transpose()
-                .map_err(|e| err(None, format!("`{name}.{}`: {e}", k[0])))
+                .map_err(|e| err(None, format!("`{name}.{}`: {e}", k.first().unwrap_or(&""))))
         };
         let used = dur(&["timeUsed", "time_used"])?.unwrap_or(0.0);
         let reserved = dur(&["timeReserved", "time_reserved"])?;
