@@ -295,6 +295,28 @@ fn put(reading: &mut QuotaReading, resource: Resource, q: AcceleratorQuota, plac
 
 // ------------------------------------------------------------------ table and CSV
 
+/// The fields of one CSV line: commas inside double quotes belong to the field (`"2,42h"` is one field,
+/// so a decimal comma is reported as such), `""` is a quote; fields are trimmed and unquoted.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut cur).trim().to_string()),
+            _ => cur.push(c),
+        }
+    }
+    fields.push(cur.trim().to_string());
+    fields
+}
+
 fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let is_header = |l: &str| {
@@ -338,9 +360,7 @@ fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
     };
     let split = |l: &str| -> Vec<String> {
         if csv {
-            l.split(',')
-                .map(|c| c.trim().trim_matches('"').to_string())
-                .collect()
+            csv_fields(l)
         } else {
             l.split_whitespace().map(str::to_string).collect()
         }
@@ -440,8 +460,9 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
         err(
             Some(e.line()),
             format!(
-                "column {}: not valid JSON ({e}); {EXPECTED_FORMS}",
-                e.column()
+                "column {}: not valid JSON ({}); {EXPECTED_FORMS}",
+                e.column(),
+                crate::kernel::metadata::serde_reason(&e)
             ),
         )
     })?;
@@ -488,7 +509,7 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
             } else {
                 return Err(err(
                     None,
-                    "a JSON object without gpuQuota/tpuQuota (API payload), used_h/remaining_h/total_h (kgkit gpu_quota.json) or resource (kaggle quota --format json)",
+                    "a JSON object without the keys of a quota: expected gpuQuota/tpuQuota (API payload), used_h/remaining_h/total_h (kgkit gpu_quota.json) or resource (kaggle quota --format json)",
                 ));
             }
         }
@@ -771,8 +792,9 @@ pub fn read_runs_log(text: &str) -> RunsLog {
             }
             Err(e) => {
                 log.diagnostics.push(format!(
-                    "line {n}, column {}: not JSON ({e}), skipped",
-                    e.column()
+                    "line {n}, column {}: not JSON ({}), skipped; expected one JSON object per line",
+                    e.column(),
+                    crate::kernel::metadata::serde_reason(&e)
                 ));
                 continue;
             }

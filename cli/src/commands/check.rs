@@ -132,7 +132,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         let len = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
         if len > limit {
             return Err(CliError::usage(format!(
-                "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes) [KM001]"
+                "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json [KM001]"
             )));
         }
         let bytes = std::fs::read(&file)

@@ -194,7 +194,7 @@ pub fn parse_metadata(
     };
     if map.contains_key("cells") || map.contains_key("nbformat") {
         return Err(err(
-            "this is a Jupyter notebook, not kernel metadata; pass the kernel folder or its kernel-metadata.json",
+            "this is a Jupyter notebook, not kernel metadata; expected the kernel folder or its kernel-metadata.json",
         ));
     }
     let api = !KNOWN_KEYS
