@@ -3,6 +3,8 @@
 //! and prints its report as text or JSON.
 
 mod commands;
+mod lines;
+mod nvidia_smi;
 mod output;
 
 use std::process::ExitCode;
@@ -22,6 +24,8 @@ const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --fold-hours 1.5 --folds 5
   kgadvise explain KH001
   kgadvise check kernels/train --timeout-seconds 18000
+  kgadvise diagnose gpu.csv --data-rate 410 --compute-rate 980 --loop-rate 400
+  kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -50,6 +54,16 @@ enum Command {
     Cap(commands::cap::Args),
     /// TPU or GPU: both finish times and the choice.
     Tpu(commands::tpu::Args),
+    /// Why is my run slow? Verdicts from nvidia-smi output and/or the three bench rates.
+    Diagnose(commands::diagnose::Args),
+    /// Sample nvidia-smi for N seconds, then diagnose what it printed.
+    Sample(commands::sample::Args),
+    /// Should an idea be promoted? A paired bootstrap of its predictions against its control's.
+    Compare(commands::compare::Args),
+    /// Should a running screen stop? Its learning curve against the baseline's.
+    Prune(commands::prune::Args),
+    /// Do screens rank ideas as full cross-validation does? Sign agreement and Spearman.
+    Fidelity(commands::fidelity::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
     /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
@@ -71,6 +85,11 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::explain::run(args, &cli.global),
         Command::Check(args) => commands::check::run(args, &cli.global),
         Command::Collect(args) => commands::collect::run(args, &cli.global),
+        Command::Diagnose(args) => commands::diagnose::run(args, &cli.global),
+        Command::Sample(args) => commands::sample::run(args, &cli.global),
+        Command::Compare(args) => commands::compare::run(args, &cli.global),
+        Command::Prune(args) => commands::prune::run(args, &cli.global),
+        Command::Fidelity(args) => commands::fidelity::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

@@ -26,14 +26,17 @@ pub mod domains;
 pub mod finding;
 pub mod hardware;
 pub mod kernel;
+pub mod nvsmi;
 pub mod plan;
 pub mod quota;
 pub mod registry;
 pub mod report;
 pub mod rulebook;
 pub mod run_report;
+pub mod stats;
 pub mod text;
 pub mod tpu;
+pub mod verdict;
 pub mod when;
 pub mod worth;
 

@@ -22,6 +22,8 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../rules/run_report.toml"),
     ),
     ("quota.toml", include_str!("../../rules/quota.toml")),
+    ("verdicts.toml", include_str!("../../rules/verdicts.toml")),
+    ("stats.toml", include_str!("../../rules/stats.toml")),
 ];
 
 /// One rules file. Every table is optional so each file holds one area.

@@ -3,10 +3,15 @@
 pub mod cap;
 pub mod check;
 pub mod collect;
+pub mod compare;
 pub mod defaults;
+pub mod diagnose;
 pub mod explain;
+pub mod fidelity;
 pub mod matrix;
 pub mod plan;
+pub mod prune;
 pub mod quota;
+pub mod sample;
 pub mod tpu;
 pub mod worth_gpu;

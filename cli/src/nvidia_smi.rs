@@ -1,0 +1,124 @@
+//! Running the real `nvidia-smi` (the only place kgadvise starts it). `KGADVISE_NVIDIA_SMI` names another
+//! program (tests use a fake script), otherwise `nvidia-smi` is looked up on PATH. Reused by `sample` and
+//! later `bench`.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::output::CliError;
+
+/// The `--query-gpu` fields kgadvise samples: everything the verdicts use.
+pub const QUERY_FIELDS: &str =
+    "timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit";
+
+/// The program to run: `$KGADVISE_NVIDIA_SMI`, else `nvidia-smi` from PATH.
+pub fn program() -> OsString {
+    std::env::var_os("KGADVISE_NVIDIA_SMI")
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| OsString::from("nvidia-smi"))
+}
+
+/// The arguments of a sampling loop every `interval_ms`.
+pub fn loop_args(interval_ms: u64) -> Vec<String> {
+    vec![
+        format!("--query-gpu={QUERY_FIELDS}"),
+        "--format=csv".into(),
+        "-lms".into(),
+        interval_ms.max(1).to_string(),
+    ]
+}
+
+/// A running sampler: nvidia-smi in a loop, its output collected by two reader threads.
+pub struct Sampler {
+    child: Child,
+    stdout: Option<JoinHandle<Vec<u8>>>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
+    started: Instant,
+}
+
+fn reader<R: Read + Send + 'static>(mut r: R) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        buf
+    })
+}
+
+impl Sampler {
+    /// Starts `nvidia-smi --query-gpu=... --format=csv -lms M`. Exit 2 with a clear message when the program
+    /// is missing.
+    pub fn start(interval_ms: u64) -> Result<Sampler, CliError> {
+        let prog = program();
+        let mut child = Command::new(&prog)
+            .args(loop_args(interval_ms))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                let name = prog.to_string_lossy();
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    CliError::usage(format!(
+                        "`{name}` not found: sampling needs NVIDIA's nvidia-smi (installed with the driver) on PATH, \
+                         or its path in KGADVISE_NVIDIA_SMI. To diagnose a saved log instead: kgadvise diagnose FILE"
+                    ))
+                } else {
+                    CliError::usage(format!("cannot run `{name}`: {e}"))
+                }
+            })?;
+        let stdout = child.stdout.take().map(reader);
+        let stderr = child.stderr.take().map(reader);
+        Ok(Sampler {
+            child,
+            stdout,
+            stderr,
+            started: Instant::now(),
+        })
+    }
+
+    /// Whether nvidia-smi ended by itself (an error such as "No devices were found").
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Stops nvidia-smi and returns everything it printed (stdout, then stderr).
+    pub fn stop(mut self) -> Vec<u8> {
+        if !self.exited() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+        let mut out = self
+            .stdout
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
+        let err = self
+            .stderr
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
+        if !err.is_empty() {
+            if !out.is_empty() && !out.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(&err);
+        }
+        out
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// Samples for `duration` (or until nvidia-smi ends by itself) and returns the raw output.
+pub fn sample_for(duration: Duration, interval_ms: u64) -> Result<Vec<u8>, CliError> {
+    let mut s = Sampler::start(interval_ms)?;
+    while s.elapsed() < duration && !s.exited() {
+        std::thread::sleep(Duration::from_millis(20).min(duration.saturating_sub(s.elapsed())));
+    }
+    Ok(s.stop())
+}

@@ -1,0 +1,639 @@
+//! `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` (formats.md §1).
+//!
+//! nvidia-smi never quotes its CSV (names hold no commas), so a row is split on `,` and each cell trimmed;
+//! this keeps the hot path free of allocation. A header maps any order and subset of fields to roles;
+//! a header-less file is read with `--fields`, else by the units in its cells, else as kgkit's sampler form
+//! `index, utilization.gpu, memory.used`.
+
+use super::{Collector, ParseOptions, Sample, excerpt, is_no_value, parse_num, parse_timestamp};
+
+/// What a column means to kgadvise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Ignore,
+    Timestamp,
+    Index,
+    /// UUID or bus id: identifies a GPU when there is no index column.
+    Key,
+    Name,
+    Util,
+    MemUsed,
+    MemTotal,
+    /// A MiB column of a header-less CSV read by units: the largest of the row is the total, the first
+    /// other one the memory used.
+    Mib,
+    PowerDraw,
+    PowerLimit,
+}
+
+impl Role {
+    fn field(self) -> &'static str {
+        match self {
+            Role::Ignore => "ignored",
+            Role::Timestamp => "timestamp",
+            Role::Index => "index",
+            Role::Key => "uuid/pci.bus_id",
+            Role::Name => "name",
+            Role::Util => "utilization.gpu",
+            Role::MemUsed => "memory.used",
+            Role::MemTotal => "memory.total",
+            Role::Mib => "a MiB value",
+            Role::PowerDraw => "power.draw",
+            Role::PowerLimit => "power.limit",
+        }
+    }
+}
+
+/// A field name's role and its priority among fields of the same role (lower wins).
+fn role_of(name: &str) -> Option<(Role, u8)> {
+    Some(match name {
+        "timestamp" => (Role::Timestamp, 0),
+        "gpu" => (Role::Index, 0),
+        "index" => (Role::Index, 1),
+        "pci.bus_id" | "gpu_bus_id" => (Role::Key, 0),
+        "uuid" | "gpu_uuid" => (Role::Key, 1),
+        "name" | "gpu_name" => (Role::Name, 0),
+        "utilization.gpu" => (Role::Util, 0),
+        "memory.used" => (Role::MemUsed, 0),
+        "memory.total" => (Role::MemTotal, 0),
+        "power.draw" => (Role::PowerDraw, 0),
+        "power.draw.average" => (Role::PowerDraw, 1),
+        "power.draw.instant" => (Role::PowerDraw, 2),
+        "power.limit" => (Role::PowerLimit, 0),
+        "enforced.power.limit" => (Role::PowerLimit, 1),
+        _ => return None,
+    })
+}
+
+/// `utilization.gpu [%]` → `utilization.gpu`; `None` when the token is not a field name.
+fn field_name(token: &str) -> Option<&str> {
+    let t = token.trim();
+    let name = match t.find(" [") {
+        Some(p) if t.ends_with(']') => &t[..p],
+        _ => t,
+    };
+    let b = name.as_bytes();
+    let ok = b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_'))
+        && b.iter().any(|c| c.is_ascii_lowercase() || *c == b'_');
+    ok.then_some(name)
+}
+
+/// Fields that, alone, do not make a header (a wrapper's `gpu` label, names in free text).
+fn is_plausible_field(name: &str) -> bool {
+    name.contains('.')
+        || name.contains('_')
+        || matches!(
+            name,
+            "timestamp" | "index" | "name" | "uuid" | "count" | "serial" | "pstate" | "gpu" | "pid"
+        )
+}
+
+/// The position of the next `,` at or after `from` (or the length): eight bytes at a time (SWAR).
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn find_comma(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w) ^ COMMAS;
+        let t = x.wrapping_sub(ONES) & !x & HIGHS;
+        if t != 0 {
+            return i + (t.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b',' {
+        i += 1;
+    }
+    i
+}
+
+#[derive(Debug, Clone)]
+pub struct CsvState {
+    roles: Vec<Role>,
+    /// The header text (repeated headers are skipped), empty for a header-less layout.
+    header: String,
+    header_line: Option<usize>,
+    /// A per-process query (`--query-compute-apps`): rows are swallowed, not samples.
+    per_process: bool,
+    /// How the layout was obtained, for messages.
+    source: &'static str,
+    /// The last date seen in timestamps and its seconds at midnight.
+    date_cache: Option<([u8; 10], f64)>,
+}
+
+pub enum RowResult {
+    /// The line was a row of this layout (or the repeated header) and has been used.
+    Done,
+    /// Not a row of this layout: let the other readers look at it.
+    NotData,
+}
+
+impl CsvState {
+    /// Rows of this layout can be read by independent workers and merged: every row names its GPU by
+    /// index (GPUs numbered by order of appearance would differ between chunks).
+    pub fn parallel_safe(&self) -> bool {
+        !self.per_process && (self.roles.contains(&Role::Index) || !self.roles.contains(&Role::Key))
+    }
+
+    /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.mmm`, with the date's day number cached (it changes once a
+    /// day); any other form through [`parse_timestamp`].
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    fn timestamp(&mut self, cell: &str) -> Option<f64> {
+        let b = cell.as_bytes();
+        if b.len() >= 19
+            && b[4] == b'/'
+            && b[7] == b'/'
+            && b[10] == b' '
+            && b[13] == b':'
+            && b[16] == b':'
+        {
+            let day = match &self.date_cache {
+                Some((d, secs)) if d.as_slice() == &b[..10] => *secs,
+                _ => {
+                    let secs = parse_timestamp(cell.get(..10)?)?;
+                    let mut d = [0u8; 10];
+                    d.copy_from_slice(&b[..10]);
+                    self.date_cache = Some((d, secs));
+                    secs
+                }
+            };
+            let two = |k: usize| -> Option<u32> {
+                let (x, y) = (b[k].wrapping_sub(b'0'), b[k + 1].wrapping_sub(b'0'));
+                (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
+            };
+            let (h, m, sec) = (two(11)?, two(14)?, two(17)?);
+            if h > 23 || m > 59 || sec > 60 {
+                return None;
+            }
+            let mut t = day + f64::from(h * 3600 + m * 60 + sec);
+            if b.len() > 19 {
+                if b[19] != b'.' || b.len() > 29 {
+                    return parse_timestamp(cell);
+                }
+                let mut frac = 0u32;
+                for c in &b[20..] {
+                    let d = c.wrapping_sub(b'0');
+                    if d >= 10 {
+                        return parse_timestamp(cell);
+                    }
+                    frac = frac * 10 + u32::from(d);
+                }
+                t += f64::from(frac) / super::POW10.get(b.len() - 20).copied().unwrap_or(1.0);
+            }
+            return Some(t);
+        }
+        parse_timestamp(cell)
+    }
+
+    fn from_names(names: &[&str], out: &mut Collector, line: usize) -> CsvState {
+        let mut roles = vec![Role::Ignore; names.len()];
+        let mut best: Vec<(Role, u8, usize)> = Vec::new();
+        let mut per_process = false;
+        for (i, n) in names.iter().enumerate() {
+            if matches!(
+                *n,
+                "pid" | "process_name" | "used_gpu_memory" | "used_memory"
+            ) {
+                per_process = true;
+            }
+            if let Some((role, prio)) = role_of(n) {
+                match best.iter_mut().find(|(r, _, _)| *r == role) {
+                    Some(b) if prio < b.1 => *b = (role, prio, i),
+                    Some(_) => {}
+                    None => best.push((role, prio, i)),
+                }
+            }
+        }
+        for (role, _, i) in &best {
+            if let Some(r) = roles.get_mut(*i) {
+                *r = *role;
+            }
+        }
+        if names.contains(&"gpu") && names.contains(&"index") {
+            out.diag(line, "the header names both `gpu` and `index`: `gpu` is read as the GPU index, `index` ignored");
+        }
+        if per_process {
+            out.note("a per-process query (--query-compute-apps / accounted apps): not a utilisation log of the GPUs");
+        } else if !roles.contains(&Role::Util) {
+            out.missing("utilization.gpu");
+        } else {
+            out.util_column = true;
+        }
+        CsvState {
+            roles,
+            header: String::new(),
+            header_line: Some(line),
+            per_process,
+            source: "header",
+            date_cache: None,
+        }
+    }
+
+    /// A header line (`timestamp, index, utilization.gpu [%], ...`), any order and subset.
+    pub fn from_header(line: &str, n: usize, out: &mut Collector) -> Option<CsvState> {
+        let first = line.trim_start().as_bytes().first().copied();
+        if !first.is_some_and(|c| c.is_ascii_lowercase()) {
+            return None;
+        }
+        let names: Option<Vec<&str>> = line.split(',').map(field_name).collect();
+        let names = names?;
+        if !names.iter().any(|n| is_plausible_field(n)) {
+            return None;
+        }
+        let mut st = CsvState::from_names(&names, out, n);
+        st.header = line.to_string();
+        Some(st)
+    }
+
+    /// A layout for a CSV row that has no header: `--fields`, else units, else kgkit's sampler form.
+    pub fn headerless(
+        line: &str,
+        n: usize,
+        opts: &ParseOptions,
+        out: &mut Collector,
+    ) -> Option<CsvState> {
+        if !line.contains(',') {
+            return None;
+        }
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        if let Some(fields) = &opts.fields {
+            let names: Vec<String> = fields
+                .iter()
+                .map(|f| {
+                    field_name(f)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| f.trim().to_string())
+                })
+                .collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut st = CsvState::from_names(&refs, out, n);
+            st.header_line = None;
+            st.source = "--fields";
+            return Some(st);
+        }
+        let has_units = cells
+            .iter()
+            .any(|c| c.ends_with(" %") || c.ends_with(" MiB") || c.ends_with(" W"));
+        if has_units {
+            let mut roles = vec![Role::Ignore; cells.len()];
+            let (mut util, mut name, mut ts, mut draws) = (false, false, false, 0);
+            for (i, c) in cells.iter().enumerate() {
+                let role = if !ts && parse_timestamp(c).is_some() {
+                    ts = true;
+                    Role::Timestamp
+                } else if c.ends_with(" %") {
+                    if util {
+                        Role::Ignore
+                    } else {
+                        util = true;
+                        Role::Util
+                    }
+                } else if c.ends_with(" MiB") {
+                    Role::Mib
+                } else if c.ends_with(" W") {
+                    draws += 1;
+                    match draws {
+                        1 => Role::PowerDraw,
+                        2 => Role::PowerLimit,
+                        _ => Role::Ignore,
+                    }
+                } else if i == 0 && c.bytes().all(|b| b.is_ascii_digit()) && !c.is_empty() {
+                    Role::Index
+                } else if !name && !is_no_value(c) && parse_num(c).is_none() {
+                    name = true;
+                    Role::Name
+                } else {
+                    Role::Ignore
+                };
+                if let Some(r) = roles.get_mut(i) {
+                    *r = role;
+                }
+            }
+            if util {
+                out.util_column = true;
+            } else {
+                out.missing("utilization.gpu");
+            }
+            let described: Vec<&str> = roles.iter().map(|r| r.field()).collect();
+            out.diag(
+                n,
+                format!(
+                    "CSV without header: columns inferred from their units ({}); pass --fields with the --query-gpu list to be sure",
+                    described.join(", ")
+                ),
+            );
+            return Some(CsvState {
+                roles,
+                header: String::new(),
+                header_line: None,
+                per_process: false,
+                source: "units",
+                date_cache: None,
+            });
+        }
+        // kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
+        if let [i, u, m] = cells.as_slice()
+            && !i.is_empty()
+            && i.bytes().all(|b| b.is_ascii_digit())
+            && !u.is_empty()
+            && u.bytes().all(|b| b.is_ascii_digit())
+            && parse_num(m).is_some()
+        {
+            out.assumed_interval
+                .get_or_insert(super::AssumedInterval::Kgkit);
+            out.util_column = true;
+            return Some(CsvState {
+                roles: vec![Role::Index, Role::Util, Role::MemUsed],
+                header: String::new(),
+                header_line: None,
+                per_process: false,
+                source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
+                date_cache: None,
+            });
+        }
+        out.diag(
+            n,
+            format!(
+                "a CSV row without header or units ({} fields): pass --fields with the --query-gpu list (e.g. --fields index,utilization.gpu,memory.used)",
+                cells.len()
+            ),
+        );
+        None
+    }
+
+    /// Reads a data row of this layout. Allocation-free.
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
+        let first = line.as_bytes().first().copied();
+        if first.is_none_or(|c| c.is_ascii_whitespace()) && line.trim().is_empty() {
+            return RowResult::Done;
+        }
+        if first.is_some_and(|c| c.is_ascii_lowercase()) {
+            if !self.header.is_empty() && line == self.header {
+                return RowResult::Done;
+            }
+            // Another header (a new query appended to the file): let the caller switch layouts.
+            if line.split(',').all(|t| field_name(t).is_some())
+                && line
+                    .split(',')
+                    .filter_map(field_name)
+                    .any(is_plausible_field)
+            {
+                return RowResult::NotData;
+            }
+        }
+        let b = line.as_bytes();
+        let mut s = Sample::default();
+        let mut mib: [Option<f64>; 4] = [None; 4];
+        let mut mib_n = 0;
+        let mut count = 0usize;
+        let mut i = 0usize;
+        // One pass over the bytes: fields are short, so a plain loop beats memchr here.
+        loop {
+            let start = i;
+            i = find_comma(b, i);
+            let Some(role) = self.roles.get(count).copied() else {
+                return RowResult::NotData;
+            };
+            count += 1;
+            if role != Role::Ignore {
+                let (mut a, mut z) = (start, i);
+                while a < z && b[a] == b' ' {
+                    a += 1;
+                }
+                while z > a && matches!(b[z - 1], b' ' | b'\t') {
+                    z -= 1;
+                }
+                // a and z sit next to ASCII bytes (or at the ends), so they are char boundaries.
+                let cell = line.get(a..z).unwrap_or("");
+                match role {
+                    Role::Ignore => {}
+                    Role::Name => s.name = (!is_no_value(cell)).then_some(cell),
+                    Role::Key => s.key = (!is_no_value(cell)).then_some(cell),
+                    Role::Timestamp => match self.timestamp(cell) {
+                        Some(t) => s.ts = Some(t),
+                        None if is_no_value(cell) => {}
+                        None => return RowResult::NotData,
+                    },
+                    _ => {
+                        let v = match parse_num(cell) {
+                            Some(v) => Some(v),
+                            None if is_no_value(cell) => None,
+                            None => return RowResult::NotData,
+                        };
+                        match role {
+                            Role::Index => match v {
+                                Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.0e6 => {
+                                    s.index = Some(x as u32)
+                                }
+                                None => {}
+                                Some(_) => return RowResult::NotData,
+                            },
+                            Role::Util => s.util = v,
+                            Role::MemUsed => s.mem_used = v,
+                            Role::MemTotal => s.mem_total = v,
+                            Role::PowerDraw => s.power_draw = v,
+                            Role::PowerLimit => s.power_limit = v,
+                            Role::Mib => {
+                                if let Some(slot) = mib.get_mut(mib_n) {
+                                    *slot = v;
+                                    mib_n += 1;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if i >= b.len() {
+                break;
+            }
+            i += 1;
+        }
+        if count != self.roles.len() {
+            return RowResult::NotData;
+        }
+        if self.per_process {
+            return RowResult::Done;
+        }
+        if mib_n > 0 {
+            let vals = &mib[..mib_n];
+            if mib_n == 1 {
+                s.mem_used = vals[0];
+            } else {
+                let max_i = (0..mib_n).max_by(|a, b| {
+                    vals[*a]
+                        .unwrap_or(f64::MIN)
+                        .total_cmp(&vals[*b].unwrap_or(f64::MIN))
+                });
+                if let Some(mi) = max_i {
+                    s.mem_total = vals[mi];
+                    s.mem_used = (0..mib_n).find(|j| *j != mi).and_then(|j| vals[j]);
+                }
+            }
+        }
+        out.add(&s);
+        RowResult::Done
+    }
+
+    /// A line in CSV mode that is not a row of the layout: says why, naming the field.
+    pub fn bad_row(&self, line: &str, n: usize, out: &mut Collector) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let whence = match self.header_line {
+            Some(h) => format!("header at line {h}"),
+            None => self.source.to_string(),
+        };
+        if cells.len() != self.roles.len() {
+            out.diag(
+                n,
+                format!(
+                    "expected {} comma-separated fields ({whence}), found {}: `{}`",
+                    self.roles.len(),
+                    cells.len(),
+                    excerpt(line.trim())
+                ),
+            );
+            return;
+        }
+        for (i, (cell, role)) in cells.iter().zip(&self.roles).enumerate() {
+            let c = cell.trim();
+            let bad = match role {
+                Role::Ignore | Role::Name | Role::Key => false,
+                Role::Timestamp => !is_no_value(c) && parse_timestamp(c).is_none(),
+                _ => !is_no_value(c) && parse_num(c).is_none(),
+            };
+            if bad {
+                let expected = if *role == Role::Timestamp {
+                    "a time (YYYY/MM/DD HH:MM:SS.mmm)"
+                } else {
+                    "a number"
+                };
+                out.diag(
+                    n,
+                    format!(
+                        "field {} ({}): expected {expected}, found `{}`",
+                        i + 1,
+                        role.field(),
+                        excerpt(c)
+                    ),
+                );
+                return;
+            }
+        }
+        out.diag(
+            n,
+            format!(
+                "not a row of the CSV layout ({whence}): `{}`",
+                excerpt(line.trim())
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{LogParser, ParseOptions};
+    use super::*;
+
+    fn run(text: &str, opts: ParseOptions) -> Collector {
+        let mut p = LogParser::new(opts);
+        let mut c = Collector::default();
+        for l in text.lines() {
+            p.feed_line(l, &mut c);
+        }
+        p.finish(&mut c);
+        c
+    }
+
+    #[test]
+    fn swar_comma_search() {
+        for line in [
+            "",
+            ",",
+            "abcdefgh,",
+            "abcdefghijklmnop",
+            "a,b",
+            "0123456789abcdef,x",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9},",
+        ] {
+            let b = line.as_bytes();
+            for from in 0..=b.len() {
+                let want = b[from..]
+                    .iter()
+                    .position(|c| *c == b',')
+                    .map_or(b.len(), |p| p + from);
+                assert_eq!(find_comma(b, from), want, "{line:?} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn header_with_units_any_order() {
+        let c = run(
+            "utilization.gpu [%], index, memory.total [MiB], memory.used [MiB]\n50 %, 1, 15360 MiB, 100 MiB\n70 %, 0, 15360 MiB, 300 MiB\n",
+            ParseOptions::default(),
+        );
+        assert_eq!(c.gpus.len(), 2);
+        let g1 = c.gpus.iter().find(|g| g.index == 1).unwrap();
+        assert_eq!(g1.util_mean(), Some(50.0));
+        assert_eq!(g1.mem_total, Some(15360.0));
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    }
+
+    #[test]
+    fn no_value_is_not_zero() {
+        let c = run(
+            "index, utilization.gpu [%]\n0, [N/A]\n0, [Not Supported]\n",
+            ParseOptions::default(),
+        );
+        assert_eq!(c.gpus[0].samples, 2);
+        assert_eq!(c.gpus[0].util_mean(), None);
+    }
+
+    #[test]
+    fn kgkit_form_and_fields() {
+        let c = run("0, 55, 1200\n1, 0, 3\n", ParseOptions::default());
+        assert_eq!(c.gpus.len(), 2);
+        assert_eq!(
+            c.assumed_interval,
+            Some(super::super::AssumedInterval::Kgkit)
+        );
+        let opts = ParseOptions {
+            fields: Some(vec!["memory.used".into(), "utilization.gpu".into()]),
+            interval_s: None,
+        };
+        let c = run("100, 40\n", opts);
+        assert_eq!(c.gpus[0].util_mean(), Some(40.0));
+        assert_eq!(c.gpus[0].mem_peak, Some(100.0));
+    }
+
+    #[test]
+    fn wrong_field_count_names_the_line() {
+        let c = run(
+            "index, utilization.gpu [%], memory.used [MiB]\n0, 5 %, 10 MiB\n0, 5\n0, x %, 1 MiB\n",
+            ParseOptions::default(),
+        );
+        assert_eq!(c.gpus[0].samples, 1);
+        assert_eq!(c.diagnostics.len(), 2, "{:?}", c.diagnostics);
+        assert_eq!(c.diagnostics[0].line, 3);
+        assert!(
+            c.diagnostics[0].message.contains("expected 3"),
+            "{:?}",
+            c.diagnostics
+        );
+        assert!(
+            c.diagnostics[1].message.contains("utilization.gpu"),
+            "{:?}",
+            c.diagnostics
+        );
+    }
+}

@@ -1,0 +1,413 @@
+//! Reading the CSV inputs of the statistics commands from text (the CLI reads the files).
+//!
+//! Prediction files: a header with `y_true` and `y_pred`, optional `id`, `fold`, `group`; column names are
+//! matched without regard to case or surrounding spaces. Every value of `y_true`/`y_pred` must be a finite
+//! number: a cell that is not is reported with its line and column, because dropping one row of one model
+//! would silently unpair the comparison.
+
+use std::collections::HashMap;
+
+/// A problem with a text input, naming the input, the line (1-based, the header is line 1) and what was
+/// expected. Cannot-read-at-all errors end the command (CLI exit 2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputError {
+    pub message: String,
+}
+
+impl InputError {
+    pub fn new(message: impl Into<String>) -> InputError {
+        InputError {
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// One model's out-of-fold predictions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Predictions {
+    pub y_true: Vec<f64>,
+    pub y_pred: Vec<f64>,
+    pub id: Option<Vec<String>>,
+    pub fold: Option<Vec<String>>,
+    pub group: Option<Vec<String>>,
+    /// The 1-based line of each row, for messages.
+    pub line: Vec<u64>,
+}
+
+impl Predictions {
+    pub fn len(&self) -> usize {
+        self.y_true.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.y_true.is_empty()
+    }
+}
+
+/// A CSV reader over text: header on, flexible row lengths (checked by us), leading/trailing spaces trimmed.
+fn reader(text: &str) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.trim_start_matches('\u{feff}').as_bytes())
+}
+
+/// The header's columns, lower-cased, with the index of each.
+fn header_index(
+    rdr: &mut csv::Reader<&[u8]>,
+    name: &str,
+) -> Result<HashMap<String, usize>, InputError> {
+    let headers = rdr
+        .byte_headers()
+        .map_err(|e| InputError::new(format!("{name}: line 1: cannot read the CSV header: {e}")))?;
+    let mut index = HashMap::new();
+    for (i, h) in headers.iter().enumerate() {
+        let h = String::from_utf8_lossy(h).trim().to_ascii_lowercase();
+        index.entry(h).or_insert(i);
+    }
+    Ok(index)
+}
+
+fn found_columns(index: &HashMap<String, usize>) -> String {
+    let mut cols: Vec<(&usize, &String)> = index.iter().map(|(k, v)| (v, k)).collect();
+    cols.sort();
+    let names: Vec<&str> = cols
+        .iter()
+        .map(|(_, k)| k.as_str())
+        .filter(|k| !k.is_empty())
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A finite number, or None. Accepts what Python/pandas write (`1e-3`, `nan` is rejected as not finite).
+pub fn parse_number(cell: &[u8]) -> Option<f64> {
+    let s = std::str::from_utf8(cell).ok()?.trim();
+    let v: f64 = s.parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// Reads a prediction CSV (`name` is used in messages, e.g. the file path).
+pub fn read_predictions(text: &str, name: &str) -> Result<Predictions, InputError> {
+    let mut rdr = reader(text);
+    let index = header_index(&mut rdr, name)?;
+    let (Some(&yt), Some(&yp)) = (index.get("y_true"), index.get("y_pred")) else {
+        return Err(InputError::new(format!(
+            "{name}: line 1: expected a CSV header with columns `y_true` and `y_pred` (optional `id`, `fold`, \
+             `group`); found: {}",
+            found_columns(&index)
+        )));
+    };
+    let id_col = index.get("id").copied();
+    let fold_col = index.get("fold").copied();
+    let group_col = index.get("group").copied();
+    let mut p = Predictions {
+        id: id_col.map(|_| Vec::new()),
+        fold: fold_col.map(|_| Vec::new()),
+        group: group_col.map(|_| Vec::new()),
+        ..Predictions::default()
+    };
+    let mut bad: Vec<String> = Vec::new();
+    let mut bad_count = 0usize;
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match rdr.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                return Err(InputError::new(format!(
+                    "{name}: line {line}: cannot read the CSV: {e}"
+                )));
+            }
+        }
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        if record.iter().all(|c| c.is_empty()) {
+            continue;
+        }
+        let mut num = |col: usize, label: &str| -> f64 {
+            match record.get(col).and_then(parse_number) {
+                Some(v) => v,
+                None => {
+                    bad_count += 1;
+                    if bad.len() < 5 {
+                        let cell = record
+                            .get(col)
+                            .map(|c| String::from_utf8_lossy(c).to_string());
+                        bad.push(match cell {
+                            Some(c) => format!(
+                                "line {line}, column `{label}`: `{c}` is not a finite number"
+                            ),
+                            None => {
+                                format!("line {line}: no `{label}` value (the row is too short)")
+                            }
+                        });
+                    }
+                    f64::NAN
+                }
+            }
+        };
+        let t = num(yt, "y_true");
+        let v = num(yp, "y_pred");
+        p.y_true.push(t);
+        p.y_pred.push(v);
+        let text_of = |col: usize| {
+            record
+                .get(col)
+                .map(|c| String::from_utf8_lossy(c).to_string())
+                .unwrap_or_default()
+        };
+        if let (Some(c), Some(ids)) = (id_col, p.id.as_mut()) {
+            ids.push(text_of(c));
+        }
+        if let (Some(c), Some(folds)) = (fold_col, p.fold.as_mut()) {
+            folds.push(text_of(c));
+        }
+        if let (Some(c), Some(groups)) = (group_col, p.group.as_mut()) {
+            groups.push(text_of(c));
+        }
+        p.line.push(line);
+    }
+    if bad_count > 0 {
+        let more = if bad_count > bad.len() {
+            format!(" (and {} more)", bad_count - bad.len())
+        } else {
+            String::new()
+        };
+        return Err(InputError::new(format!("{name}: {}{more}", bad.join("; "))));
+    }
+    if p.is_empty() {
+        return Err(InputError::new(format!(
+            "{name}: no data rows after the header (expected y_true,y_pred rows)"
+        )));
+    }
+    Ok(p)
+}
+
+/// Reads a list of scores: a CSV whose header has a `score` column (other columns such as `fold` are
+/// ignored), or one number per line without a header. Blank lines and `#` comments are skipped.
+pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
+    let lines: Vec<(usize, &str)> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let Some(&(_, first)) = lines.first() else {
+        return Err(InputError::new(format!(
+            "{name}: empty; expected fold scores (a `score` column or one number a line)"
+        )));
+    };
+    if parse_number(first.as_bytes()).is_some() {
+        let mut out = Vec::new();
+        for (line, l) in &lines {
+            match parse_number(l.as_bytes()) {
+                Some(v) => out.push(v),
+                None => {
+                    return Err(InputError::new(format!(
+                        "{name}: line {line}: `{l}` is not a number (one fold score a line)"
+                    )));
+                }
+            }
+        }
+        return Ok(out);
+    }
+    let mut rdr = reader(text);
+    let index = header_index(&mut rdr, name)?;
+    let Some(&col) = index.get("score") else {
+        return Err(InputError::new(format!(
+            "{name}: line 1: expected a `score` column (e.g. `fold,score`) or one number a line; found: {}",
+            found_columns(&index)
+        )));
+    };
+    let mut out = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match rdr.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(InputError::new(format!("{name}: cannot read the CSV: {e}"))),
+        }
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        if record.iter().all(|c| c.is_empty()) {
+            continue;
+        }
+        match record.get(col).and_then(parse_number) {
+            Some(v) => out.push(v),
+            None => {
+                let cell = record
+                    .get(col)
+                    .map(|c| String::from_utf8_lossy(c).to_string())
+                    .unwrap_or_default();
+                return Err(InputError::new(format!(
+                    "{name}: line {line}, column `score`: `{cell}` is not a finite number"
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One row of a fidelity CSV (`idea`, `screen_gain`, `full_gain`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdeaRow {
+    pub idea: String,
+    pub screen_gain: f64,
+    pub full_gain: f64,
+}
+
+/// Reads a fidelity CSV. Rows whose gains are blank (an idea not run in full yet) or not numbers are kept
+/// out and listed in the second value, with their line.
+pub fn read_ideas(text: &str, name: &str) -> Result<(Vec<IdeaRow>, Vec<String>), InputError> {
+    let mut rdr = reader(text);
+    let index = header_index(&mut rdr, name)?;
+    let (Some(&ic), Some(&sc), Some(&fc)) = (
+        index.get("idea"),
+        index.get("screen_gain"),
+        index.get("full_gain"),
+    ) else {
+        return Err(InputError::new(format!(
+            "{name}: line 1: expected a CSV header with columns `idea`, `screen_gain`, `full_gain`; found: {}",
+            found_columns(&index)
+        )));
+    };
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match rdr.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(InputError::new(format!("{name}: cannot read the CSV: {e}"))),
+        }
+        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        if record.iter().all(|c| c.is_empty()) {
+            continue;
+        }
+        let text_of = |col: usize| {
+            record
+                .get(col)
+                .map(|c| String::from_utf8_lossy(c).to_string())
+                .unwrap_or_default()
+        };
+        let idea = text_of(ic);
+        let label = if idea.is_empty() {
+            format!("line {line}")
+        } else {
+            format!("line {line} (`{idea}`)")
+        };
+        let mut problems = Vec::new();
+        let mut get = |col: usize, col_name: &str| -> Option<f64> {
+            let cell = text_of(col);
+            if cell.is_empty() {
+                problems.push(format!("no `{col_name}` yet"));
+                return None;
+            }
+            let v = parse_number(cell.as_bytes());
+            if v.is_none() {
+                problems.push(format!("`{col_name}` `{cell}` is not a finite number"));
+            }
+            v
+        };
+        let s = get(sc, "screen_gain");
+        let f = get(fc, "full_gain");
+        match (s, f) {
+            (Some(screen_gain), Some(full_gain)) => rows.push(IdeaRow {
+                idea,
+                screen_gain,
+                full_gain,
+            }),
+            _ => skipped.push(format!("{label}: {}", problems.join(", "))),
+        }
+    }
+    Ok((rows, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_predictions_with_optional_columns() {
+        let p =
+            read_predictions("ID, y_true ,y_pred,fold\na,1,0.9,0\nb,0,0.2,1\n\n", "x.csv").unwrap();
+        assert_eq!(p.y_true, vec![1.0, 0.0]);
+        assert_eq!(p.y_pred, vec![0.9, 0.2]);
+        assert_eq!(p.id, Some(vec!["a".to_string(), "b".to_string()]));
+        assert_eq!(p.fold, Some(vec!["0".to_string(), "1".to_string()]));
+        assert_eq!(p.group, None);
+        assert_eq!(p.line, vec![2, 3]);
+    }
+
+    #[test]
+    fn missing_columns_and_bad_cells_name_the_input() {
+        let e = read_predictions("target,pred\n1,2\n", "idea.csv").unwrap_err();
+        assert!(
+            e.message.contains("idea.csv: line 1") && e.message.contains("found: target, pred"),
+            "{e}"
+        );
+        let e = read_predictions("y_true,y_pred\n1,0.5\n0,abc\n1\n", "idea.csv").unwrap_err();
+        assert!(e.message.contains("line 3, column `y_pred`: `abc`"), "{e}");
+        assert!(e.message.contains("line 4: no `y_pred` value"), "{e}");
+        let e = read_predictions("y_true,y_pred\n", "idea.csv").unwrap_err();
+        assert!(e.message.contains("no data rows"), "{e}");
+        let e = read_predictions("y_true,y_pred\n1,nan\n", "idea.csv").unwrap_err();
+        assert!(e.message.contains("not a finite number"), "{e}");
+    }
+
+    #[test]
+    fn scores_as_csv_or_lines() {
+        assert_eq!(
+            read_scores("fold,score\n0,0.8\n1,0.82\n", "f").unwrap(),
+            vec![0.8, 0.82]
+        );
+        assert_eq!(
+            read_scores("# cv\n0.8\n\n0.82\n", "f").unwrap(),
+            vec![0.8, 0.82]
+        );
+        assert!(
+            read_scores("fold,auc\n0,1\n", "f")
+                .unwrap_err()
+                .message
+                .contains("`score` column")
+        );
+        assert!(
+            read_scores("0.8\nx\n", "f")
+                .unwrap_err()
+                .message
+                .contains("line 2")
+        );
+        assert!(read_scores("", "f").is_err());
+    }
+
+    #[test]
+    fn ideas_skip_blank_gains_with_their_line() {
+        let (rows, skipped) = read_ideas(
+            "idea,screen_gain,full_gain\na,0.1,0.2\nb,0.3,\nc,x,0.1\n",
+            "b.csv",
+        )
+        .unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(skipped.len(), 2);
+        assert!(
+            skipped[0].contains("line 3 (`b`): no `full_gain` yet"),
+            "{skipped:?}"
+        );
+        assert!(
+            skipped[1].contains("line 4 (`c`)") && skipped[1].contains("`x`"),
+            "{skipped:?}"
+        );
+    }
+}

@@ -1,0 +1,921 @@
+//! Statistics of `compare`, `prune` and `fidelity` against values computed independently with
+//! numpy/scipy/scikit-learn (`tests/fixtures/stats/make_expected.py` writes the fixtures and
+//! `expected.json`; its docstring says how to regenerate and what is checked against what), the decision
+//! table's edges, degenerate inputs, and the `--json` contract through the real binary.
+
+use std::path::PathBuf;
+
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::stats::compare::{self, CompareOptions, Decision, Paired};
+use kgadvise_core::stats::metrics::{Metric, Prepared};
+use kgadvise_core::stats::table;
+use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise};
+use serde_json::Value;
+
+fn expected() -> Value {
+    let text = std::fs::read_to_string(fixture("stats/expected.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1e-12) || (a - b).abs() < 1e-12
+}
+
+fn path(rel: &str) -> String {
+    fixture(rel).to_string_lossy().to_string()
+}
+
+fn data_files(metric: &str) -> (&'static str, &'static str, &'static str) {
+    match metric {
+        "auc" | "logloss" | "accuracy" => (
+            "stats/binary_idea.csv",
+            "stats/binary_control.csv",
+            "stats/resamples_binary_idx.txt",
+        ),
+        _ => (
+            "stats/regression_idea.csv",
+            "stats/regression_control.csv",
+            "stats/resamples_regression_idx.txt",
+        ),
+    }
+}
+
+fn paired(metric: &str) -> Paired {
+    let (i, c, _) = data_files(metric);
+    let idea = table::read_predictions(&std::fs::read_to_string(fixture(i)).unwrap(), i).unwrap();
+    let control =
+        table::read_predictions(&std::fs::read_to_string(fixture(c)).unwrap(), c).unwrap();
+    compare::pair(&idea, &control, i, c).unwrap()
+}
+
+const METRICS: [&str; 5] = ["auc", "logloss", "accuracy", "rmse", "mae"];
+
+#[test]
+fn point_metrics_folds_and_fold_t_match_sklearn_and_scipy() {
+    let exp = expected();
+    for name in METRICS {
+        let e = &exp[name];
+        let p = paired(name);
+        let opts = CompareOptions {
+            metric: Metric::parse(name).unwrap(),
+            resamples: 50,
+            seed: 1,
+            baseline_fold_scores: None,
+            threads: 2,
+        };
+        let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        assert!(
+            close(r.idea_score, f(&e["idea"]), 1e-9),
+            "{name} idea {} vs {}",
+            r.idea_score,
+            e["idea"]
+        );
+        assert!(
+            close(r.control_score, f(&e["control"]), 1e-9),
+            "{name} control"
+        );
+        assert!(
+            close(r.gain, f(&e["gain"]), 1e-9),
+            "{name} gain {} vs {}",
+            r.gain,
+            e["gain"]
+        );
+        let folds = e["folds"].as_array().unwrap();
+        assert_eq!(r.folds.len(), folds.len(), "{name}");
+        for (got, want) in r.folds.iter().zip(folds) {
+            assert_eq!(got.fold, want["fold"].as_str().unwrap());
+            assert!(
+                close(got.idea, f(&want["idea"]), 1e-9),
+                "{name} fold {}",
+                got.fold
+            );
+            assert!(
+                close(got.control, f(&want["control"]), 1e-9),
+                "{name} fold {}",
+                got.fold
+            );
+            assert!(
+                close(got.gain, f(&want["gain"]), 1e-9),
+                "{name} fold {}",
+                got.fold
+            );
+        }
+        assert!(
+            close(r.fold_t.unwrap(), f(&e["fold_t"]), 1e-9),
+            "{name} t {:?} vs {}",
+            r.fold_t,
+            e["fold_t"]
+        );
+        assert!(
+            close(r.fold_t_p.unwrap(), f(&e["fold_t_p"]), 1e-6),
+            "{name} p {:?} vs {}",
+            r.fold_t_p,
+            e["fold_t_p"]
+        );
+    }
+}
+
+/// The counts-based resampling (no copied rows, AUC sorted once) gives, for numpy's index sets, exactly
+/// the gains sklearn computes on the copied rows, and the same se / P(better) / percentile interval.
+#[test]
+fn counts_based_bootstrap_matches_naive_resampling() {
+    let exp = expected();
+    for name in METRICS {
+        let e = &exp[name];
+        let metric = Metric::parse(name).unwrap();
+        let p = paired(name);
+        let idea = Prepared::new(metric, &p.y_true, &p.idea).unwrap();
+        let control = Prepared::new(metric, &p.y_true, &p.control).unwrap();
+        let (_, _, idx_file) = data_files(name);
+        let text = std::fs::read_to_string(fixture(idx_file)).unwrap();
+        let mut gains = Vec::new();
+        for line in text.lines() {
+            let mut counts = vec![0u32; p.y_true.len()];
+            for i in line.split_whitespace() {
+                counts[i.parse::<usize>().unwrap()] += 1;
+            }
+            gains.push(compare::resample_gain(&idea, &control, &counts).unwrap());
+        }
+        let want: Vec<f64> = e["resample_gains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(f)
+            .collect();
+        assert_eq!(gains.len(), want.len());
+        for (k, (g, w)) in gains.iter().zip(&want).enumerate() {
+            assert!(close(*g, *w, 1e-9), "{name} resample {k}: {g} vs {w}");
+        }
+        let s = compare::summarise(0.0, &gains);
+        assert!(
+            close(s.se.unwrap(), f(&e["resample_se"]), 1e-9),
+            "{name} se"
+        );
+        assert!(
+            close(s.p_better.unwrap(), f(&e["resample_p_better"]), 1e-12),
+            "{name} P(better)"
+        );
+        let ci = s.ci95.unwrap();
+        assert!(
+            close(ci[0], f(&e["resample_ci95"][0]), 1e-9),
+            "{name} ci low"
+        );
+        assert!(
+            close(ci[1], f(&e["resample_ci95"][1]), 1e-9),
+            "{name} ci high"
+        );
+    }
+}
+
+/// kgadvise's seeded PRNG cannot be replayed in Python: its se must agree with numpy's 2000-resample
+/// bootstrap se within the sampling error of 300 resamples (~4 % relative sd; 20 % allowed).
+#[test]
+fn seeded_bootstrap_se_agrees_with_numpy() {
+    let exp = expected();
+    for name in METRICS {
+        let mut p = paired(name);
+        p.group = None; // numpy resampled rows, not groups
+        let opts = CompareOptions {
+            metric: Metric::parse(name).unwrap(),
+            resamples: 300,
+            seed: 42,
+            baseline_fold_scores: None,
+            threads: 2,
+        };
+        let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        let want = f(&exp[name]["bootstrap_se_numpy"]);
+        let got = r.se.unwrap();
+        assert!(
+            (got / want - 1.0).abs() < 0.2,
+            "{name}: se {got} vs numpy {want}"
+        );
+        // deterministic for a seed, different for another
+        let again = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        assert_eq!(again.se, r.se);
+        let one_thread = compare::compare(
+            &p,
+            &CompareOptions {
+                threads: 1,
+                ..opts.clone()
+            },
+            &Thresholds::defaults(),
+        )
+        .unwrap();
+        assert_eq!(
+            one_thread.se, r.se,
+            "{name}: the answer must not depend on the threads"
+        );
+        assert_eq!(one_thread.ci95, r.ci95);
+        let other = compare::compare(
+            &p,
+            &CompareOptions {
+                seed: 43,
+                ..opts.clone()
+            },
+            &Thresholds::defaults(),
+        )
+        .unwrap();
+        assert_ne!(other.se, r.se);
+    }
+}
+
+fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
+    // a regression set where the idea's error is smaller by a chosen amount on average
+    let mut state = noise_seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+    };
+    let mut p = Paired {
+        paired_by: "order",
+        ..Paired::default()
+    };
+    for _ in 0..n {
+        let e = next();
+        p.y_true.push(0.0);
+        p.control.push(1.0 + e);
+        p.idea.push(1.0 + e - idea_better_by + 0.3 * next());
+    }
+    p
+}
+
+fn decide(p: &Paired, metric: Metric) -> compare::CompareReport {
+    let opts = CompareOptions {
+        metric,
+        resamples: 300,
+        seed: 42,
+        baseline_fold_scores: None,
+        threads: 2,
+    };
+    compare::compare(p, &opts, &Thresholds::defaults()).unwrap()
+}
+
+#[test]
+fn decision_table_edges() {
+    // a clear gain: promote
+    let r = decide(&synthetic(2000, 0.05, 1), Metric::Mae);
+    assert_eq!(r.decision, Decision::Promote, "{}", r.reason);
+    assert!(r.z.unwrap() >= 2.0);
+    // no gain at all (identical predictions): discard
+    let mut same = synthetic(200, 0.0, 2);
+    same.idea = same.control.clone();
+    let r = decide(&same, Metric::Mae);
+    assert_eq!((r.decision, r.gain), (Decision::Discard, 0.0));
+    // a worse idea: discard
+    let r = decide(&synthetic(500, -0.05, 3), Metric::Rmse);
+    assert_eq!(r.decision, Decision::Discard);
+    // a small positive gain within the noise: inconclusive
+    let r = decide(&synthetic(50, 0.005, 4), Metric::Mae);
+    assert!(r.gain > 0.0, "gain {}", r.gain);
+    assert_eq!(r.decision, Decision::Inconclusive, "{}", r.reason);
+    assert!(r.reason.contains("second fold or seed"));
+}
+
+#[test]
+fn z_exactly_at_the_bar_promotes_and_just_above_is_suspect() {
+    // Move the bar around the measured z with --set-style overrides: z ≥ bar promotes, z < bar does not.
+    let p = synthetic(400, 0.02, 5);
+    let base = decide(&p, Metric::Mae);
+    let z = base.z.unwrap();
+    let opts = CompareOptions {
+        metric: Metric::Mae,
+        resamples: 300,
+        seed: 42,
+        baseline_fold_scores: None,
+        threads: 2,
+    };
+    let at = Thresholds::defaults()
+        .with_overrides(&[format!("stats.promote-z={z}")])
+        .unwrap();
+    let r = compare::compare(&p, &opts, &at).unwrap();
+    assert_eq!(r.decision, Decision::Promote, "z {z}: {}", r.reason);
+    let above = Thresholds::defaults()
+        .with_overrides(&[format!("stats.promote-z={}", z + 1e-9)])
+        .unwrap();
+    assert_eq!(
+        compare::compare(&p, &opts, &above).unwrap().decision,
+        Decision::Inconclusive
+    );
+    // one seed, z in [bar, 2.5): KS004; z ≥ 2.5: none
+    let t = Thresholds::defaults()
+        .with_overrides(&[
+            format!("stats.promote-z={}", z - 0.1),
+            format!("stats.just-clears-z={}", z + 0.1),
+        ])
+        .unwrap();
+    let r = compare::compare(&p, &opts, &t).unwrap();
+    assert!(
+        r.findings.iter().any(|f| f.rule == "KS004"),
+        "{:?}",
+        r.findings
+    );
+    let t = Thresholds::defaults()
+        .with_overrides(&[
+            format!("stats.promote-z={}", z - 0.1),
+            format!("stats.just-clears-z={}", z - 0.05),
+        ])
+        .unwrap();
+    assert!(
+        !compare::compare(&p, &opts, &t)
+            .unwrap()
+            .findings
+            .iter()
+            .any(|f| f.rule == "KS004")
+    );
+}
+
+#[test]
+fn majority_of_folds_and_fold_t() {
+    // the idea is much better on folds 0-1 and slightly worse on 2-4: the pooled z is large, yet only 2
+    // of 5 folds improved → inconclusive
+    let mut p = synthetic(1000, 0.0, 6);
+    let mut folds = Vec::new();
+    for i in 0..1000 {
+        let k = i % 5;
+        folds.push(k.to_string());
+        if k < 2 {
+            p.idea[i] = p.control[i] - 0.3;
+        } else {
+            p.idea[i] = p.control[i] + 0.01;
+        }
+    }
+    p.fold = Some(folds.clone());
+    let r = decide(&p, Metric::Mae);
+    assert_eq!((r.folds_improved, r.folds.len()), (2, 5));
+    assert!(r.z.unwrap() >= 2.0);
+    assert!(!r.majority_improved);
+    assert_eq!(r.decision, Decision::Inconclusive, "{}", r.reason);
+    assert!(
+        r.reason.contains("only 2 of 5 folds improved"),
+        "{}",
+        r.reason
+    );
+    // consistent gains over folds: fold t clears even with a tiny z bar failing (bootstrap off)
+    let mut q = synthetic(1000, 0.02, 7);
+    q.fold = Some(folds);
+    let r = decide(&q, Metric::Mae);
+    assert!(r.fold_t.unwrap() > 2.0 && r.majority_improved);
+    assert_eq!(r.decision, Decision::Promote);
+}
+
+#[test]
+fn groups_are_resampled_whole() {
+    let mut p = synthetic(600, 0.01, 8);
+    let rows = decide(&p, Metric::Mae).se.unwrap();
+    p.group = Some((0..600).map(|i| format!("g{}", i / 100)).collect());
+    let r = decide(&p, Metric::Mae);
+    assert_eq!(r.groups, Some(6));
+    // 6 big groups: the resampled gains vary in steps of whole groups, a different se from rows
+    assert_ne!(r.se.unwrap(), rows);
+    // one group: no variance at all
+    p.group = Some(vec!["g".to_string(); 600]);
+    let r = decide(&p, Metric::Mae);
+    assert_eq!(r.se, Some(0.0));
+    assert_eq!(r.z, None);
+    assert!(r.findings.iter().any(|f| f.rule == "KS007"));
+    assert_ne!(r.decision, Decision::Promote);
+}
+
+#[test]
+fn leakage_and_fold_std_findings() {
+    let p = synthetic(2000, 0.05, 9);
+    let t = Thresholds::defaults();
+    let with = |scores: Vec<f64>| {
+        let opts = CompareOptions {
+            metric: Metric::Mae,
+            resamples: 300,
+            seed: 42,
+            baseline_fold_scores: Some(scores),
+            threads: 2,
+        };
+        compare::compare(&p, &opts, &t).unwrap()
+    };
+    // fold std 0.001 → gain ~0.05 > 3x → leakage
+    let r = with(vec![0.500, 0.501, 0.502]);
+    assert!(r.leakage && r.findings.iter().any(|f| f.rule == "KS005"));
+    // fold std 0.1 → gain below the fold std but z ≥ 2 → KS006 (the wrong test), no leakage
+    let r = with(vec![0.4, 0.5, 0.6]);
+    assert!(!r.leakage);
+    assert!(
+        r.findings.iter().any(|f| f.rule == "KS006"),
+        "{:?}",
+        r.findings
+    );
+    assert!((r.baseline_fold_std.unwrap() - 0.1).abs() < 1e-12);
+    // a modest fold std: neither
+    let r = with(vec![0.45, 0.5, 0.55, 0.5]);
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.rule == "KS005" || f.rule == "KS006"),
+        "{:?}",
+        r.findings
+    );
+}
+
+// ---------------------------------------------------------------- end to end through the binary
+
+fn run(args: &[&str]) -> std::process::Output {
+    kgadvise().args(args).output().unwrap()
+}
+
+#[test]
+fn compare_json_contract() {
+    let exp = expected();
+    let out = run(&[
+        "compare",
+        "--idea",
+        &path("stats/binary_idea.csv"),
+        "--control",
+        &path("stats/binary_control.csv"),
+        "--metric",
+        "auc",
+        "--folds",
+        &path("stats/baseline_folds.csv"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["schema"], "kgadvise.compare/1");
+    for key in [
+        "gain", "z", "decision", "p_better", "se", "ci95", "fold_t", "folds", "cautions", "rules",
+        "findings",
+    ] {
+        assert!(has_key_anywhere(&v, key), "missing {key}: {v}");
+    }
+    assert!(close(f(&v["gain"]), f(&exp["auc"]["gain"]), 1e-9));
+    assert_eq!(v["paired_by"], "id");
+    assert_eq!(v["groups"], 80);
+    assert!(["promote", "inconclusive", "discard"].contains(&v["decision"].as_str().unwrap()));
+    assert!(close(
+        f(&v["baseline_fold_std"]),
+        f(&exp["baseline_fold_std"]),
+        1e-9
+    ));
+    // gain 0.026 > 3 x 0.0069: the leakage audit fires on this fixture
+    assert_eq!(v["leakage"], true);
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "KS005")
+    );
+    // enough rows: the bootstrap has variance (no KS007), and one decision rule only
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"KS007"), "{rules:?}");
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| ["KS001", "KS002", "KS003"].contains(r))
+            .count(),
+        1,
+        "{rules:?}"
+    );
+    // same seed, same answer
+    let again = json_of(&run(&[
+        "compare",
+        "--idea",
+        &path("stats/binary_idea.csv"),
+        "--control",
+        &path("stats/binary_control.csv"),
+        "--metric",
+        "auc",
+        "--folds",
+        &path("stats/baseline_folds.csv"),
+        "--json",
+    ]));
+    assert_eq!(again["z"], v["z"]);
+}
+
+#[test]
+fn compare_human_output_reads_like_advice() {
+    let out = run(&[
+        "compare",
+        "--idea",
+        &path("stats/regression_idea.csv"),
+        "--control",
+        &path("stats/regression_control.csv"),
+        "--metric",
+        "mae",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("DISCARD: the idea does not beat its control"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lower is better") && text.contains("KS003"),
+        "{text}"
+    );
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kgadvise-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn compare_usage_errors_exit_2() {
+    let idea = path("stats/binary_idea.csv");
+    let control = path("stats/binary_control.csv");
+    // unknown metric lists the valid ones
+    let out = run(&[
+        "compare",
+        "--idea",
+        &idea,
+        "--control",
+        &control,
+        "--metric",
+        "f1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = json_of(&out);
+    assert_eq!(v["schema"], "kgadvise.error/1");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("rmse, mae, logloss, auc, accuracy"),
+        "{v}"
+    );
+    // different row sets by id: names the rows
+    let a = temp("a.csv", "id,y_true,y_pred\n1,1,0.9\n2,0,0.2\n3,1,0.6\n");
+    let b = temp("b.csv", "id,y_true,y_pred\n1,1,0.8\n2,0,0.3\n4,1,0.6\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        a.to_str().unwrap(),
+        "--control",
+        b.to_str().unwrap(),
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("only in") && err.contains("`3`") && err.contains("`4`"),
+        "{err}"
+    );
+    // an id in one file only: paired by order, and the answer says so
+    let noid = temp("noid.csv", "y_true,y_pred\n1,0.8\n0,0.3\n1,0.6\n");
+    let v = json_of(&run(&[
+        "compare",
+        "--idea",
+        a.to_str().unwrap(),
+        "--control",
+        noid.to_str().unwrap(),
+        "--metric",
+        "auc",
+        "--json",
+    ]));
+    assert_eq!(v["paired_by"], "order");
+    assert!(
+        v["cautions"][0]
+            .as_str()
+            .unwrap()
+            .contains("paired by order"),
+        "{v}"
+    );
+    // by order: different lengths
+    let c = temp("c.csv", "y_true,y_pred\n1,0.9\n0,0.2\n");
+    let d = temp("d.csv", "y_true,y_pred\n1,0.9\n0,0.2\n1,0.4\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        c.to_str().unwrap(),
+        "--control",
+        d.to_str().unwrap(),
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has 2 rows but"));
+    // by order: same length, different truth → names the line
+    let e = temp("e.csv", "y_true,y_pred\n1,0.9\n1,0.2\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        c.to_str().unwrap(),
+        "--control",
+        e.to_str().unwrap(),
+        "--metric",
+        "rmse",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 3"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // missing file
+    let out = run(&[
+        "compare",
+        "--idea",
+        "/nonexistent.csv",
+        "--control",
+        &control,
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--idea /nonexistent.csv"));
+}
+
+#[test]
+fn degenerate_inputs() {
+    // one class only for AUC: a clear message, exit 2
+    let a = temp("one_class.csv", "y_true,y_pred\n1,0.9\n1,0.2\n1,0.5\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        a.to_str().unwrap(),
+        "--control",
+        a.to_str().unwrap(),
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("auc needs both classes") && err.contains("3 positive(s) and 0 negative(s)"),
+        "{err}"
+    );
+    // constant predictions: AUC 0.5 for both, gain 0 → discard
+    let k = temp("const.csv", "y_true,y_pred\n1,0.5\n0,0.5\n1,0.5\n0,0.5\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        k.to_str().unwrap(),
+        "--control",
+        k.to_str().unwrap(),
+        "--metric",
+        "auc",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!((f(&v["idea_score"]), f(&v["gain"])), (0.5, 0.0));
+    assert_eq!(v["decision"], "discard");
+    // one row: no variance, z null, never promoted
+    let i = temp("one_i.csv", "y_true,y_pred\n1.0,1.1\n");
+    let c = temp("one_c.csv", "y_true,y_pred\n1.0,1.5\n");
+    let out = run(&[
+        "compare",
+        "--idea",
+        i.to_str().unwrap(),
+        "--control",
+        c.to_str().unwrap(),
+        "--metric",
+        "rmse",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert!(v["z"].is_null(), "{v}");
+    assert_eq!(v["decision"], "inconclusive");
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "KS007")
+    );
+    // predictions that are not probabilities, labels that are not 0/1, for logloss
+    let out = run(&[
+        "compare",
+        "--idea",
+        i.to_str().unwrap(),
+        "--control",
+        c.to_str().unwrap(),
+        "--metric",
+        "logloss",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the idea predicts 1.1"));
+    let l = temp("labels.csv", "y_true,y_pred\n2,0.5\n0,0.5\n");
+    let l = l.to_str().unwrap();
+    let out = run(&[
+        "compare",
+        "--idea",
+        l,
+        "--control",
+        l,
+        "--metric",
+        "logloss",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 2 of") && err.contains("needs 0/1 labels"),
+        "{err}"
+    );
+}
+
+fn curve(epochs: u32, gib: bool, pts: &[(u32, f64)]) -> String {
+    let points: Vec<String> = pts
+        .iter()
+        .map(|(e, s)| format!("{{\"epoch\": {e}, \"score\": {s}, \"seconds\": 61.5}}"))
+        .collect();
+    format!(
+        "{{\"fold\": 0, \"epochs\": {epochs}, \"greater_is_better\": {gib}, \"points\": [{}]}}",
+        points.join(", ")
+    )
+}
+
+#[test]
+fn prune_contract_and_decisions() {
+    let base = temp(
+        "base.json",
+        &curve(
+            10,
+            true,
+            &[(1, 0.70), (2, 0.75), (3, 0.76), (4, 0.80), (10, 0.9)],
+        ),
+    );
+    let bad = temp(
+        "bad.json",
+        &curve(10, true, &[(1, 0.60), (2, 0.65), (3, 0.70), (4, 0.71)]),
+    );
+    let early = temp("early.json", &curve(10, true, &[(1, 0.1), (2, 0.1)]));
+    let b = base.to_str().unwrap();
+    let out = run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--margin",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["schema"], "kgadvise.prune/1");
+    assert!(has_key_anywhere(&v, "prune") && has_key_anywhere(&v, "reason"));
+    // at 40 %: baseline 0.80, current 0.71: trails by 0.09 > 0.05
+    assert_eq!(v["prune"], true);
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("0.71")
+            && reason.contains("0.8")
+            && reason.contains("40 %")
+            && reason.contains("0.05"),
+        "{reason}"
+    );
+    // a generous margin: continue
+    let v = json_of(&run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--margin",
+        "0.1",
+        "--json",
+    ]));
+    assert_eq!(v["prune"], false);
+    assert_eq!(v["decision"], "continue");
+    // too early
+    let v = json_of(&run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        early.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(
+        (v["prune"].as_bool(), v["decision"].as_str()),
+        (Some(false), Some("too-early"))
+    );
+    // margin from the baseline's fold scores
+    let v = json_of(&run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--folds",
+        &path("stats/baseline_folds.csv"),
+        "--json",
+    ]));
+    assert_eq!(v["margin_source"], "baseline fold std");
+    assert_eq!(v["prune"], true);
+    // the text answer leads with the verdict
+    let out = run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--margin",
+        "0.05",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("PRUNE: best-so-far 0.71") && text.contains("KS010"),
+        "{text}"
+    );
+    // errors exit 2 naming the input
+    let broken = temp("broken.json", "{\"epochs\": 10, \"points\": []}");
+    let out = run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.json"));
+    let out = run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--min-frac",
+        "1.5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn fidelity_matches_scipy_and_warns_per_thresholds() {
+    let exp = expected();
+    let v = json_of(&run(&[
+        "fidelity",
+        &path("stats/fidelity_ideas.csv"),
+        "--json",
+    ]));
+    assert_eq!(v["schema"], "kgadvise.fidelity/1");
+    assert_eq!(v["ideas"], exp["fidelity"]["ideas"]);
+    assert!(close(
+        f(&v["sign_agreement"]),
+        f(&exp["fidelity"]["sign_agreement"]),
+        1e-12
+    ));
+    assert!(close(
+        f(&v["spearman"]),
+        f(&exp["fidelity"]["spearman"]),
+        1e-12
+    ));
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, vec!["KS023"]);
+
+    let out = run(&["fidelity", &path("stats/fidelity_bad.csv"), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert!(close(
+        f(&v["sign_agreement"]),
+        f(&exp["fidelity_bad"]["sign_agreement"]),
+        1e-12
+    ));
+    assert!(close(
+        f(&v["spearman"]),
+        f(&exp["fidelity_bad"]["spearman"]),
+        1e-12
+    ));
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, vec!["KS020", "KS021"]);
+
+    let few = temp(
+        "few.csv",
+        "idea,screen_gain,full_gain\na,0.1,0.2\nb,0.2,\nc,-0.1,0.1\n",
+    );
+    let v = json_of(&run(&["fidelity", few.to_str().unwrap(), "--json"]));
+    assert_eq!(v["ideas"], 2);
+    assert!(v["sign_agreement"].is_null() && v["spearman"].is_null());
+    assert!(v["skipped"][0].as_str().unwrap().contains("line 3"), "{v}");
+    let out = run(&["fidelity", &path("stats/binary_idea.csv")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`idea`, `screen_gain`, `full_gain`"));
+}
