@@ -1,7 +1,7 @@
 #![no_main]
 //! `kgadvise compare | fidelity | prune`: the prediction/score CSV readers, the idea table, the curve
 //! reader, and the statistics on what they read (few resamples, one thread), on text decoded as the CLI
-//! decodes files. The first byte picks the metric.
+//! decodes files. The input's length picks the metric (so the seed files stay intact).
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::stats::compare::{self, CompareOptions};
 use kgadvise_core::stats::metrics::Metric;
@@ -10,9 +10,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let t = Thresholds::defaults();
-    let Some((&pick, rest)) = data.split_first() else { return };
-    let text = kgadvise_core::text::decode_input(rest);
-    let metric = Metric::ALL[usize::from(pick) % Metric::ALL.len()];
+    let text = kgadvise_core::text::decode_input(data);
+    let metric = Metric::ALL[data.len() % Metric::ALL.len()];
     if let Ok(p) = table::read_predictions(&text, "idea.csv") {
         // The control: the same rows, every prediction nudged (the pairing and both scores run).
         if let Ok(paired) = compare::pair(&p, &p, "idea.csv", "control.csv") {

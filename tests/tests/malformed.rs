@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use kgadvise_core::nvsmi::ParseOptions;
 use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::stats::{fidelity, prune};
+use kgadvise_core::verdict::{self, RunInputs};
 use kgadvise_core::{kernel, quota, run_report};
 use kgadvise_tests::{fixture, json_of, kgadvise, workspace_root};
 use serde::Deserialize;
@@ -17,8 +20,8 @@ use serde::Deserialize;
 const NOW: &str = "2026-09-15T12:00:00Z";
 
 /// Kinds whose command is not on this branch yet: their files are in the corpus, their expectations come
-/// with the command (diagnose: nvsmi; stats: compare, fidelity, prune; bench: bench-history).
-const PENDING: &[&str] = &["nvsmi", "compare", "fidelity", "prune", "bench-history"];
+/// with the command (bench-history: `kgadvise bench --history`; its core reader is checked below).
+const PENDING: &[&str] = &["bench-history"];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +78,10 @@ fn command(kind: &str, path: &Path) -> Vec<String> {
         "quota" => vec!["quota", &p],
         "runs" => vec!["quota", &api, "--runs", &p],
         "collect" => vec!["collect", &p],
+        "nvsmi" => vec!["diagnose", &p],
+        "compare" => vec!["compare", "--idea", &p, "--control", &p, "--metric", "auc"],
+        "fidelity" => vec!["fidelity", &p],
+        "prune" => vec!["prune", "--baseline", &p, "--current", &p],
         other => panic!("no command for kind {other}: add it here and its expectations"),
     };
     v.into_iter().map(str::to_string).collect()
@@ -118,6 +125,10 @@ fn names_input(message: &str, path: &Path) -> bool {
     message.contains(&path.display().to_string()) || message.contains(&name)
 }
 
+fn text_of(path: &Path) -> String {
+    kgadvise_core::text::decode_input(&std::fs::read(path).unwrap()).into_owned()
+}
+
 fn core_reads(kind: &str, path: &Path) -> Option<bool> {
     let t = Thresholds::defaults();
     let today = chrono::NaiveDate::from_ymd_opt(2026, 9, 15).unwrap();
@@ -135,6 +146,8 @@ fn core_reads(kind: &str, path: &Path) -> Option<bool> {
         "collect" => {
             Some(run_report::collect("x", &std::fs::read(path).unwrap(), today, &t).is_ok())
         }
+        "fidelity" => Some(fidelity::fidelity(&text_of(path), "x", &t).is_ok()),
+        "prune" => Some(prune::read_curves(&text_of(path), "x").is_ok()),
         _ => None,
     }
 }
@@ -223,6 +236,30 @@ fn every_corpus_entry_meets_its_expectation_through_the_cli_and_core() {
                     "{label}: core read it {}, the CLI exits {code}",
                     if ok { "fine" } else { "as an error" }
                 ));
+            }
+            if kind == "nvsmi" {
+                // The CLI streams the file line by line; core reads it whole: the same GPUs and samples.
+                let bytes = std::fs::read(&path).unwrap();
+                let r = verdict::diagnose_bytes(
+                    &bytes,
+                    ParseOptions::default(),
+                    RunInputs::default(),
+                    &Thresholds::defaults(),
+                );
+                let core_gpus = serde_json::to_value(&r).unwrap()["gpus"].clone();
+                let samples = |g: &serde_json::Value| -> Vec<serde_json::Value> {
+                    g.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|x| x["samples"].clone())
+                        .collect()
+                };
+                if samples(&core_gpus) != samples(&v["gpus"]) {
+                    failures.push(format!(
+                        "{label}: core gpus {core_gpus} but the CLI {}",
+                        v["gpus"]
+                    ));
+                }
             }
             if let Some(n) = e.runs {
                 let log = quota::read_runs_log(&quota::decode_text(&std::fs::read(&path).unwrap()));

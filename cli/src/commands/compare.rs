@@ -117,7 +117,13 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         baseline_fold_scores,
         threads,
     };
-    let report = compare::compare(&paired, &opts, &thresholds).map_err(input_error)?;
+    // The metric's errors are about the rows of both files: name them.
+    let report = compare::compare(&paired, &opts, &thresholds).map_err(|e| {
+        CliError::usage(format!(
+            "--idea {} / --control {}: {}",
+            args.idea, args.control, e.message
+        ))
+    })?;
     emit(&report, global, human)
 }
 
