@@ -707,10 +707,12 @@ impl Thresholds {
                     names.join(", ")
                 ));
             }
-            let parsed: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("--set `{pair}`: `{}` is not a number", value.trim()))?;
+            let parsed: f64 = value.trim().parse().map_err(|_| {
+                format!(
+                    "--set `{pair}`: `{}` is not a number; expected name=number",
+                    value.trim()
+                )
+            })?;
             if !parsed.is_finite() {
                 return Err(format!("--set `{pair}`: the value must be a finite number"));
             }

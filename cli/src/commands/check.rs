@@ -135,8 +135,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
                 "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json [KM001]"
             )));
         }
-        let bytes = std::fs::read(&file)
-            .map_err(|e| CliError::usage(format!("{name}: cannot read: {e}")))?;
+        let bytes = std::fs::read(&file).map_err(|e| {
+            CliError::usage(format!(
+                "{name}: cannot read: {e}; expected a readable kernel-metadata.json"
+            ))
+        })?;
         let folder = file
             .parent()
             .map(Path::to_path_buf)

@@ -61,8 +61,11 @@ pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
             .map_err(|e| CliError::usage(format!("{flag} -: cannot read stdin: {e}")))?;
         b
     } else {
-        std::fs::read(path)
-            .map_err(|e| CliError::usage(format!("{flag} {path}: cannot read: {e}")))?
+        std::fs::read(path).map_err(|e| {
+            CliError::usage(format!(
+                "{flag} {path}: cannot read: {e}; expected a readable CSV/JSON file (- for stdin)"
+            ))
+        })?
     };
     // UTF-8 or UTF-16 (PowerShell's `>`), a BOM dropped: the decoder of every input.
     kgadvise_core::text::decode_strict(&bytes)
@@ -98,7 +101,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     if resamples < 2 {
         return Err(CliError::usage(format!(
-            "--resamples {resamples}: need at least 2 resamples to estimate an se"
+            "--resamples {resamples}: expected at least 2 resamples (to estimate an se)"
         )));
     }
     let paired = compare::pair(&idea, &control, &args.idea, &args.control).map_err(input_error)?;

@@ -37,6 +37,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             args.seconds
         )));
     }
+    if args.interval_ms == 0 {
+        return Err(CliError::usage(
+            "--interval-ms 0: expected a positive number of milliseconds",
+        ));
+    }
     let thresholds = global.thresholds()?;
     let opts = args.input.parse_options()?;
     let inputs = args.input.inputs()?;
