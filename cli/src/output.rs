@@ -67,11 +67,17 @@ pub fn parse_cli<T: clap::Parser>() -> T {
             );
             if !shown && std::env::args().any(|a| a == "--json") {
                 let text = e.render().to_string();
-                let first = text
+                // The message without clap's usage and help hints, on one line.
+                let lines: Vec<&str> = text
                     .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim_start_matches("error: ");
+                    .take_while(|l| {
+                        !l.starts_with("Usage:") && !l.starts_with("For more information")
+                    })
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let joined = lines.join(" ");
+                let first = joined.trim_start_matches("error: ");
                 let obj = serde_json::json!({
                     "schema": "kgadvise.error/1",
                     "error": first,

@@ -78,6 +78,8 @@ pub fn input_error(e: InputError) -> CliError {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     let metric = Metric::parse(&args.metric)?;
     if args.idea == "-" && args.control == "-" {

@@ -241,6 +241,8 @@ pub fn diagnose_file_parallel(
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     let opts = args.input.parse_options()?;
     let inputs = args.input.inputs()?;

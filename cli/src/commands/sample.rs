@@ -31,6 +31,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError::usage(format!(
             "--seconds {}: expected a positive number",
