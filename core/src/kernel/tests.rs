@@ -256,3 +256,16 @@ fn utf16_metadata_reads_like_utf8_and_binary_is_refused() {
     assert_eq!(e.line, Some(2));
     assert!(e.message.contains("not UTF-8 text"), "{e}");
 }
+
+#[test]
+fn an_empty_or_blank_code_file_is_km027() {
+    let opts = CheckOptions::default();
+    for (bytes, fires) in [
+        (&b""[..], true),
+        (b" \n\t\r\n", true),
+        (b"print(1)\n", false),
+    ] {
+        let r = run(GOOD, CodeFile::Present { bytes }, &opts);
+        assert_eq!(rules_of(&r).contains(&"KM027"), fires, "{bytes:?}");
+    }
+}
