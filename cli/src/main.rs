@@ -2,6 +2,7 @@
 //! in kgadvise-core. This crate only gathers input (files, stdin, nvidia-smi, the clock), calls the core
 //! and prints its report as text or JSON.
 
+mod child;
 mod commands;
 mod lines;
 mod nvidia_smi;
@@ -64,6 +65,8 @@ enum Command {
     Prune(commands::prune::Args),
     /// Do screens rank ideas as full cross-validation does? Sign agreement and Spearman.
     Fidelity(commands::fidelity::Args),
+    /// Time real commands while sampling the GPUs; compare runs; keep a history (--history).
+    Bench(commands::bench::Args),
     /// Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
     Explain(commands::explain::Args),
     /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => commands::plan::run(args, &cli.global),
         Command::Cap(args) => commands::cap::run(args, &cli.global),
         Command::Tpu(args) => commands::tpu::run(args, &cli.global),
+        Command::Bench(args) => commands::bench::run(args, &cli.global),
         Command::Explain(args) => commands::explain::run(args, &cli.global),
         Command::Check(args) => commands::check::run(args, &cli.global),
         Command::Collect(args) => commands::collect::run(args, &cli.global),

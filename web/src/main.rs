@@ -1,4 +1,5 @@
+//! The browser entry point: install the panic hook (console + visible banner), then mount the app.
 fn main() {
-    console_error_panic_hook::set_once();
+    kgadvise_web::browser::install_panic_hook();
     leptos::mount::mount_to_body(kgadvise_web::App);
 }

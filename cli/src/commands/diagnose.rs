@@ -331,14 +331,16 @@ pub fn human(r: &DiagnoseReport) -> String {
         (Some(x), src) => format!("{} ({src})", span_text(x)),
         (None, _) => "unknown (no timestamps: pass --interval-s)".to_string(),
     };
-    s.push_str(&format!("Span: {span}"));
-    if let Some(w) = r.wasted_quota_hours {
-        s.push_str(&format!("; wasted quota: {w:.2} h"));
+    if !r.gpus.is_empty() {
+        s.push_str(&format!("Span: {span}"));
+        if let Some(w) = r.wasted_quota_hours {
+            s.push_str(&format!("; wasted quota: {w:.2} h"));
+        }
+        if !r.formats.is_empty() {
+            s.push_str(&format!("; read as {}", r.formats.join(" + ")));
+        }
+        s.push('\n');
     }
-    if !r.formats.is_empty() {
-        s.push_str(&format!("; read as {}", r.formats.join(" + ")));
-    }
-    s.push('\n');
     if !r.gpus.is_empty() {
         s.push('\n');
         let rows: Vec<Vec<String>> = r

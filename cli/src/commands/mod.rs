@@ -1,5 +1,6 @@
 //! One module per subcommand: its flags (with help and examples) and its adapter to the core.
 
+pub mod bench;
 pub mod cap;
 pub mod check;
 pub mod collect;

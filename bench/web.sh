@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Transfer size of the web advisor: builds the release site (trunk, wasm-release profile + wasm-opt -Oz)
+# and measures raw and gzip -9 sizes of what a browser downloads (wasm + js + css + boot.js + index.html).
+# Budget (issue 9): wasm + js + css <= 300 KB gzipped. Prints a Markdown table for BENCHMARKS.md `## web`.
+# Then times paste-to-verdict on the Diagnose page for a 24 h, 1 Hz, 2-GPU CSV log (172,800 rows, made by
+# bench/gen_nvsmi_log.py) in headless Chromium (bench/web-paste.mjs). Budget: <= 1 s.
+# Usage: bench/web.sh [--no-build]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+BUDGET=$((300 * 1024))
+if [ "${1:-}" != "--no-build" ]; then
+  export TRUNK_OFFLINE=true PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"
+  (cd web && trunk build --release) >/dev/null 2>&1 || { echo "trunk build --release failed" >&2; exit 1; }
+fi
+DIST=web/dist
+size() { stat -c %s "$1"; }
+gz() { gzip -9 -c "$1" | wc -c; }
+total_raw=0; total_gz=0; budget_gz=0
+printf '| file | raw bytes | gzip -9 bytes |\n|---|---:|---:|\n'
+for f in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css "$DIST"/index.html; do
+  [ -f "$f" ] || continue
+  r=$(size "$f"); g=$(gz "$f")
+  total_raw=$((total_raw + r)); total_gz=$((total_gz + g))
+  case "$f" in *.html) ;; *) budget_gz=$((budget_gz + g)) ;; esac
+  name=$(basename "$f" | sed -E 's/-[0-9a-f]{16}/-HASH/')
+  printf '| %s | %d | %d |\n' "$name" "$r" "$g"
+done
+printf '| **all files** | %d | %d |\n' "$total_raw" "$total_gz"
+printf '\nwasm + js + css gzipped: %d bytes = %.1f KB (budget %d KB: %s)\n' \
+  "$budget_gz" "$(echo "$budget_gz / 1024" | bc -l)" $((BUDGET / 1024)) \
+  "$([ "$budget_gz" -le "$BUDGET" ] && echo within || echo OVER)"
+size_ok=$([ "$budget_gz" -le "$BUDGET" ] && echo 1 || echo 0)
+
+# paste-to-verdict
+TMP="$(mktemp -d)"
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$DIST" >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+python3 bench/gen_nvsmi_log.py "$TMP/day.csv" 30000000 >/dev/null
+head -n 172801 "$TMP/day.csv" > "$TMP/log.csv"
+sleep 0.5
+printf '\npaste-to-verdict, 24 h x 1 Hz x 2 GPUs: '
+APP_URL="http://127.0.0.1:$PORT/" node bench/web-paste.mjs "$TMP/log.csv" "${RUNS:-5}"
+[ "$size_ok" = 1 ]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the web advisor for release (trunk, wasm-release profile, wasm-opt from npm binaryen 132), serves
+# web/dist with python3 on a free local port, and runs the Playwright browser tests (tests/browser/*.test.mjs,
+# headless Debian Chromium) with `node --test`. Cleans up the server on exit.
+# Needs: trunk 0.21.14, wasm-bindgen-cli 0.2.130, /usr/bin/chromium (scripts/install-toolchain.sh).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+log() { printf '[test-browser] %s\n' "$*" >&2; }
+
+export TRUNK_OFFLINE=true                                  # no tool downloads, no update check, cargo --offline
+if [ ! -x tests/browser/node_modules/.bin/wasm-opt ] || [ ! -d tests/browser/node_modules/playwright-core ]; then
+  log "npm ci (tests/browser)"
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
+export PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"  # npm binaryen's wasm-opt (version_132) first
+
+s=$SECONDS
+(cd web && trunk build --release)
+log "trunk build --release: $((SECONDS - s)) s"
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory web/dist >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$PORT/')" 2>/dev/null && break
+  sleep 0.1
+done
+
+APP_URL="http://127.0.0.1:$PORT/" node --test tests/browser/

@@ -1,0 +1,41 @@
+// Shared set-up of the browser tests: Debian's headless Chromium through playwright-core, the served
+// web/dist at $APP_URL (scripts/test-browser.sh), and guards that fail a test on any console error, any
+// uncaught page error (a panic included) or any request to a host other than the local server.
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+export const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8765/';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS });
+}
+
+/** A new page with the guards on; `check()` asserts nothing went wrong so far. */
+export async function openPage(browser, search = '') {
+  const page = await browser.newPage();
+  const problems = [];
+  const local = new URL(APP_URL).host;
+  page.on('pageerror', e => problems.push(`pageerror: ${e}`));
+  page.on('console', m => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('request', r => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.host !== local) problems.push(`request to another host: ${r.url()}`);
+  });
+  page.on('response', r => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(new URL(search, APP_URL).href);
+  await page.waitForSelector('#page-title', { timeout: 20000 });
+  const check = () => assert.deepEqual(problems, []);
+  return { page, check, problems };
+}
+
+/** The visible text of a selector, whitespace collapsed. */
+export async function text(page, selector) {
+  return (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Waits until the address bar's query string contains `part`. */
+export async function waitForQuery(page, part) {
+  await page.waitForFunction(p => location.search.includes(p), part);
+}

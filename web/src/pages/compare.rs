@@ -1,0 +1,159 @@
+//! Compare an idea with its control (`kgadvise compare`): paste both out-of-fold prediction CSVs, pick the
+//! metric → the decision (promote / inconclusive / discard), the gain, z, the 95 % interval and the cautions.
+
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::stats::compare::{
+    self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
+};
+use kgadvise_core::stats::metrics::Metric;
+use kgadvise_core::stats::table;
+use leptos::prelude::*;
+
+use crate::components::inputs::parse_count;
+use crate::components::paste::PasteArea;
+use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
+use crate::use_url;
+
+#[derive(Debug)]
+pub enum CompareAnswer {
+    Report(Box<CompareReport>),
+    Need(&'static str),
+    Error(String),
+}
+
+/// Both pasted CSVs and the typed options → the report `kgadvise compare` prints (one thread in the browser;
+/// the answer does not depend on the number of threads).
+pub fn compare_answer(
+    idea: &str,
+    control: &str,
+    metric: Option<&str>,
+    resamples: Option<&str>,
+    seed: Option<&str>,
+) -> CompareAnswer {
+    let Some(metric) = metric else {
+        return CompareAnswer::Need("Pick the metric.");
+    };
+    if idea.trim().is_empty() || control.trim().is_empty() {
+        return CompareAnswer::Need("Paste both prediction CSVs: the idea's and the control's.");
+    }
+    let run = || -> Result<CompareReport, String> {
+        let thresholds = Thresholds::defaults();
+        let metric = Metric::parse(metric).map_err(|e| e.to_string())?;
+        let resamples = match parse_count("resamples", resamples.unwrap_or(""))? {
+            Some(n) => n as usize,
+            None => thresholds.get(T_RESAMPLES).max(0.0) as usize,
+        };
+        if resamples < 2 {
+            return Err(format!(
+                "resamples {resamples}: need at least 2 resamples to estimate an se"
+            ));
+        }
+        let seed = parse_count("seed", seed.unwrap_or(""))?.unwrap_or(DEFAULT_SEED);
+        let idea = table::read_predictions(idea, "idea").map_err(|e| e.message)?;
+        let control = table::read_predictions(control, "control").map_err(|e| e.message)?;
+        let paired = compare::pair(&idea, &control, "idea", "control").map_err(|e| e.message)?;
+        let opts = CompareOptions {
+            metric,
+            resamples,
+            seed,
+            baseline_fold_scores: None,
+            threads: 1,
+        };
+        compare::compare(&paired, &opts, &thresholds).map_err(|e| e.message)
+    };
+    match run() {
+        Ok(r) => CompareAnswer::Report(Box::new(r)),
+        Err(e) => CompareAnswer::Error(e),
+    }
+}
+
+#[component]
+pub fn ComparePage() -> impl IntoView {
+    let url = use_url();
+    let idea = RwSignal::new(String::new());
+    let control = RwSignal::new(String::new());
+    let metrics: Vec<(String, String)> = Metric::ALL
+        .iter()
+        .map(|m| (m.as_str().to_string(), m.as_str().to_string()))
+        .collect();
+    let answer = move || {
+        idea.with(|i| {
+            control.with(|c| {
+                compare_answer(
+                    i,
+                    c,
+                    url.value("metric").as_deref(),
+                    url.value("resamples").as_deref(),
+                    url.value("seed").as_deref(),
+                )
+            })
+        })
+    };
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Compare an idea with its control"</h1>
+            <p class="lead">
+                "Is the gain real or noise? Paste the out-of-fold predictions of both runs on the same rows "
+                "(columns y_true/target and the prediction; id, fold and group when you have them). Seeded: "
+                "the same input gives the same answer. Nothing leaves this page."
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlSelect id="metric" label="Metric" key="metric" options=metrics any="Pick a metric" />
+                <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />
+                <UrlInput id="seed" label="Seed" key="seed" numeric=true placeholder="42" />
+            </form>
+            <PasteArea id="idea-paste" label="Idea: predictions CSV" value=idea />
+            <PasteArea id="control-paste" label="Control: predictions CSV" value=control />
+            {move || match answer() {
+                CompareAnswer::Report(r) => view! { <CompareView report=*r /> }.into_any(),
+                CompareAnswer::Need(what) => view! { <p class="hint" id="answer">{what}</p> }.into_any(),
+                CompareAnswer::Error(e) => view! { <ErrorBox message=e /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "—".into())
+}
+
+#[component]
+fn CompareView(report: CompareReport) -> impl IntoView {
+    let r = report;
+    let decision = serde_json::to_value(r.decision)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    let ci = r
+        .ci95
+        .map(|[lo, hi]| format!("[{lo:.4}, {hi:.4}]"))
+        .unwrap_or_else(|| "—".into());
+    view! {
+        <div id="answer" class="answer">
+            <p class=format!("verdict decision decision-{decision}")>
+                <span class="decision-key">{decision.clone()}</span>
+                " — "
+                {r.reason.clone()}
+            </p>
+            <div class="table-wrap">
+                <table class="compare">
+                    <tbody>
+                        <tr><th scope="row">{format!("{} idea / control", r.metric.as_str())}</th><td>{format!("{:.4} / {:.4}", r.idea_score, r.control_score)}</td></tr>
+                        <tr><th scope="row">"gain (positive = better)"</th><td class="gain">{format!("{:.4}", r.gain)}</td></tr>
+                        <tr><th scope="row">"se / z"</th><td class="z">{format!("{} / {}", opt(r.se), opt(r.z))}</td></tr>
+                        <tr><th scope="row">"95 % interval of the gain"</th><td>{ci}</td></tr>
+                        <tr><th scope="row">"P(idea better)"</th><td>{opt(r.p_better)}</td></tr>
+                        <tr><th scope="row">"rows, paired by"</th><td>{format!("{} by {}", r.rows, r.paired_by)}</td></tr>
+                        <tr><th scope="row">"folds improved"</th><td>{format!("{} of {}", r.folds_improved, r.folds.len())}</td></tr>
+                        <tr><th scope="row">"resamples used / seed"</th><td>{format!("{} of {} / {}", r.resamples_used, r.resamples, r.seed)}</td></tr>
+                    </tbody>
+                </table>
+            </div>
+            {(!r.cautions.is_empty()).then(|| view! {
+                <ul class="cautions">{r.cautions.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
+            })}
+            <FindingList findings=r.findings.clone() />
+            <RulesUsed rules=r.rules.clone() />
+        </div>
+    }
+}

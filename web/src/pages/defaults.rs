@@ -1,0 +1,189 @@
+//! Domain defaults (`kgadvise defaults DOMAIN --platform P`): the domain's defaults resolved for a platform,
+//! the ones left out with their reason, and the templates.
+
+use kgadvise_core::domains::{self, DefaultsReport, DefaultsRequest};
+use kgadvise_core::rulebook::Thresholds;
+use leptos::prelude::*;
+
+use super::{domain_options, platform_options};
+use crate::browser::today;
+use crate::components::inputs::parse_count;
+use crate::components::{ErrorBox, FindingList, RuleLink, RulesUsed, UrlInput, UrlSelect};
+use crate::use_url;
+
+/// The domain shown when none is chosen.
+pub const DEFAULT_DOMAIN: &str = "images";
+
+/// The page's inputs → the core report (or the message to show).
+pub fn defaults_report(
+    domain: Option<&str>,
+    platform: Option<&str>,
+    cores: Option<&str>,
+    processes: Option<&str>,
+) -> Result<DefaultsReport, String> {
+    let cores = parse_count("CPU cores", cores.unwrap_or(""))?;
+    let processes = parse_count("processes", processes.unwrap_or(""))?;
+    let to_u32 = |field: &str, n: Option<u64>| -> Result<Option<u32>, String> {
+        n.map(|n| u32::try_from(n).map_err(|_| format!("{field}: {n} is too large")))
+            .transpose()
+    };
+    let req = DefaultsRequest {
+        domain: domain.unwrap_or(DEFAULT_DOMAIN),
+        platform,
+        cores: to_u32("CPU cores", cores)?,
+        processes: to_u32("processes", processes)?,
+    };
+    domains::defaults(&req, today(), &Thresholds::defaults()).map_err(|e| e.to_string())
+}
+
+#[component]
+pub fn DefaultsPage() -> impl IntoView {
+    let url = use_url();
+    let report = move || {
+        defaults_report(
+            url.value("domain").as_deref(),
+            url.value("platform").as_deref(),
+            url.value("cores").as_deref(),
+            url.value("processes").as_deref(),
+        )
+    };
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Domain defaults"</h1>
+            <p class="lead">
+                "The defaults to write for a kind of competition, resolved for the platform it runs on: "
+                "what applies, what is left out there and why."
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlSelect id="domain" label="Domain" key="domain" options=domain_options() />
+                <UrlSelect
+                    id="platform"
+                    label="Platform"
+                    key="platform"
+                    options=platform_options()
+                    any="Any platform (unresolved)"
+                />
+                <UrlInput
+                    id="cores"
+                    label="CPU cores"
+                    key="cores"
+                    numeric=true
+                    placeholder="from the platform"
+                    hint="Only where the platform does not fix them (local machines)."
+                />
+                <UrlInput
+                    id="processes"
+                    label="Processes"
+                    key="processes"
+                    numeric=true
+                    placeholder="one per GPU"
+                    hint="Processes sharing the cores (folds run in parallel)."
+                />
+            </form>
+            {move || match report() {
+                Ok(r) => view! { <DefaultsAnswer report=r /> }.into_any(),
+                Err(e) => view! { <ErrorBox message=e /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+fn list(items: Vec<String>) -> impl IntoView {
+    view! { <ul>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul> }
+}
+
+#[component]
+fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
+    let heading = match &report.platform_name {
+        Some(p) => format!("{} on {p}", report.domain_name),
+        None => format!(
+            "{} (pick a platform to resolve AMP, workers and what is left out)",
+            report.domain_name
+        ),
+    };
+    let dropped = (!report.dropped.is_empty()).then(|| {
+        let rows = report
+            .dropped
+            .iter()
+            .map(|d| {
+                view! {
+                    <tr>
+                        <td>{d.text.clone()}</td>
+                        <td>{d.reason.clone()}</td>
+                        <td><RuleLink id=d.rule.clone() /></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <h3>"Left out on this platform"</h3>
+            <div class="table-wrap">
+                <table class="dropped">
+                    <thead>
+                        <tr>
+                            <th scope="col">"default"</th>
+                            <th scope="col">"why not here"</th>
+                            <th scope="col">"rule"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+    });
+    let notes = (!report.platform_notes.is_empty()).then(|| {
+        view! {
+            <h3>"About this platform"</h3>
+            {list(report.platform_notes.clone())}
+        }
+    });
+    let templates = (!report.templates.is_empty()).then(|| {
+        let rows = report
+            .templates
+            .iter()
+            .map(|t| {
+                view! {
+                    <tr>
+                        <td><code>{t.file.clone()}</code></td>
+                        <td>{t.on_by_default.join(", ")}</td>
+                        <td>{t.opt_in.join(", ")}</td>
+                        <td>{t.why_not_default.clone()}</td>
+                        <td><RuleLink id=t.id.clone() /></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <h3>"Templates"</h3>
+            <div class="table-wrap">
+                <table class="templates">
+                    <thead>
+                        <tr>
+                            <th scope="col">"file"</th>
+                            <th scope="col">"on by default"</th>
+                            <th scope="col">"opt-in"</th>
+                            <th scope="col">"why not default"</th>
+                            <th scope="col">"rule"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+    });
+    view! {
+        <div id="answer" class="answer">
+            <h2>{heading}</h2>
+            <FindingList findings=report.findings.clone() />
+            <h3>"Always"</h3>
+            <div class="always">{list(report.always.clone())}</div>
+            <h3>"When measured, or when the data is large"</h3>
+            <div class="when-measured">{list(report.when_measured.clone())}</div>
+            {dropped}
+            {notes}
+            {templates}
+            <p class="departures">{report.departures.clone()}</p>
+            <RulesUsed rules=report.rules.clone() />
+        </div>
+    }
+}

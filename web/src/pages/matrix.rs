@@ -1,0 +1,268 @@
+//! Hardware matrix: what runs where (`kgadvise matrix`), with each cell's condition on hover and on
+//! keyboard focus, a platform/capability filter and the status of every Kaggle machine shape.
+
+use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, ShapeAnswer};
+use kgadvise_core::rulebook::{AcceleratorKind, Support, Thresholds};
+use leptos::prelude::*;
+
+use super::{capability_options, platform_options};
+use crate::browser::today;
+use crate::components::{ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect};
+use crate::use_url;
+
+/// `kgadvise matrix [--platform P] [--capability C]` for the page's inputs.
+pub fn matrix_report(
+    platform: Option<&str>,
+    capability: Option<&str>,
+) -> Result<MatrixReport, String> {
+    hardware::matrix(platform, capability, today(), &Thresholds::defaults())
+        .map_err(|e| e.to_string())
+}
+
+pub fn support_class(s: Support) -> &'static str {
+    match s {
+        Support::Yes => "support support-yes",
+        Support::No => "support support-no",
+        Support::Partial => "support support-partial",
+        Support::NotApplicable => "support support-na",
+    }
+}
+
+/// A column of the grid: (platform key, platform name).
+pub type Column = (String, String);
+/// A row of the grid: (capability key, capability name, its cells).
+pub type Row = (String, String, Vec<CellAnswer>);
+
+/// The grid of a table report: capability rows (in the seed's order) x platform columns.
+pub fn grid(cells: &[CellAnswer]) -> (Vec<Column>, Vec<Row>) {
+    let mut columns: Vec<Column> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for c in cells {
+        if !columns.iter().any(|(k, _)| *k == c.platform) {
+            columns.push((c.platform.clone(), c.platform_name.clone()));
+        }
+        match rows.iter_mut().find(|(k, _, _)| *k == c.capability) {
+            Some((_, _, row)) => row.push(c.clone()),
+            None => rows.push((
+                c.capability.clone(),
+                c.capability_name.clone(),
+                vec![c.clone()],
+            )),
+        }
+    }
+    (columns, rows)
+}
+
+#[component]
+pub fn MatrixPage() -> impl IntoView {
+    let url = use_url();
+    let report = move || {
+        matrix_report(
+            url.value("platform").as_deref(),
+            url.value("capability").as_deref(),
+        )
+    };
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Hardware matrix"</h1>
+            <p class="lead">
+                "What runs on each Kaggle platform and locally. Hover or focus (Tab) a cell to read its condition; "
+                "pick a platform and a capability for one answer."
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlSelect
+                    id="platform"
+                    label="Platform"
+                    key="platform"
+                    options=platform_options()
+                    any="All platforms"
+                />
+                <UrlSelect
+                    id="capability"
+                    label="Capability"
+                    key="capability"
+                    options=capability_options()
+                    any="All capabilities"
+                />
+            </form>
+            {move || match report() {
+                Ok(r) => view! { <MatrixAnswer report=r /> }.into_any(),
+                Err(e) => view! { <ErrorBox message=e /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn MatrixAnswer(report: MatrixReport) -> impl IntoView {
+    match report {
+        MatrixReport::Cell {
+            cell,
+            rules,
+            findings,
+            ..
+        } => view! {
+            <div id="answer" class="answer">
+                <CellCard cell=cell />
+                <FindingList findings=findings />
+                <RulesUsed rules=rules />
+            </div>
+        }
+        .into_any(),
+        MatrixReport::Table {
+            cells,
+            shapes,
+            rules,
+            findings,
+            ..
+        } => view! {
+            <div id="answer" class="answer">
+                <FindingList findings=findings />
+                <MatrixTable cells=cells />
+                <ShapeTable shapes=shapes />
+                <RulesUsed rules=rules />
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+/// One cell as a sentence, with its condition and provenance.
+#[component]
+fn CellCard(cell: CellAnswer) -> impl IntoView {
+    view! {
+        <div class="cell-card">
+            <p class="verdict">
+                {format!("{} on {}: ", cell.capability_name, cell.platform_name)}
+                <span class=support_class(cell.support)>{cell.support.as_str()}</span>
+            </p>
+            <p class="condition">{cell.note.clone()}</p>
+            <p class="provenance">
+                <RuleLink id=cell.rule.clone() />
+                {format!(" — {} (as of {})", cell.source, cell.as_of)}
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn MatrixTable(cells: Vec<CellAnswer>) -> impl IntoView {
+    let (columns, rows) = grid(&cells);
+    let (selected, set_selected) = signal(None::<CellAnswer>);
+    let header = columns
+        .iter()
+        .map(|(key, name)| view! { <th scope="col" title=name.clone()>{key.clone()}</th> })
+        .collect_view();
+    let body = rows
+        .into_iter()
+        .map(|(key, name, row)| {
+            let tds = row
+                .into_iter()
+                .map(|c| {
+                    let title = format!(
+                        "{} on {}: {} — {}",
+                        c.capability_name,
+                        c.platform_name,
+                        c.support.as_str(),
+                        c.note
+                    );
+                    let (on_focus, on_hover) = (c.clone(), c.clone());
+                    view! {
+                        <td
+                            class=support_class(c.support)
+                            tabindex="0"
+                            title=title
+                            aria-describedby="cell-details"
+                            data-cell=format!("{}.{}", c.capability, c.platform)
+                            on:focus=move |_| set_selected.set(Some(on_focus.clone()))
+                            on:mouseenter=move |_| set_selected.set(Some(on_hover.clone()))
+                        >
+                            {c.support.as_str()}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr>
+                    <th scope="row" title=name>{key}</th>
+                    {tds}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="matrix">
+                <caption>
+                    "Support: yes, no, partial (yes under the condition), n/a (does not apply)"
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"capability"</th>
+                        {header}
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+        <aside id="cell-details" class="cell-details" aria-live="polite">
+            {move || match selected.get() {
+                Some(c) => view! { <CellCard cell=c /> }.into_any(),
+                None => view! {
+                    <p class="hint">"Hover a cell, or move to it with Tab, to read its condition here."</p>
+                }
+                .into_any(),
+            }}
+        </aside>
+    }
+}
+
+fn accelerator(a: AcceleratorKind) -> &'static str {
+    match a {
+        AcceleratorKind::Gpu => "GPU",
+        AcceleratorKind::Tpu => "TPU",
+    }
+}
+
+#[component]
+fn ShapeTable(shapes: Vec<ShapeAnswer>) -> impl IntoView {
+    if shapes.is_empty() {
+        return ().into_any();
+    }
+    let rows = shapes
+        .into_iter()
+        .map(|s| {
+            view! {
+                <tr>
+                    <td><code>{s.machine_shape.clone()}</code></td>
+                    <td>{accelerator(s.accelerator)}</td>
+                    <td class=format!("status status-{}", s.status.as_str())>{s.status.as_str()}</td>
+                    <td>{s.platform.clone().unwrap_or_default()}</td>
+                    <td>{s.stored_as.clone().map(|x| view! { <code>{x}</code> })}</td>
+                    <td>{s.what.clone()}</td>
+                    <td><RuleLink id=s.rule.clone() /></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h2>"Kaggle machine shapes"</h2>
+        <div class="table-wrap">
+            <table class="shapes">
+                <thead>
+                    <tr>
+                        <th scope="col">"machine_shape"</th>
+                        <th scope="col">"accelerator"</th>
+                        <th scope="col">"status"</th>
+                        <th scope="col">"platform"</th>
+                        <th scope="col">"stored as"</th>
+                        <th scope="col">"what happens"</th>
+                        <th scope="col">"rule"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}

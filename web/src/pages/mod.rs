@@ -1,0 +1,40 @@
+//! One file per advisor page. Each page reads its inputs from the URL, calls one core function and renders
+//! the report struct the CLI prints.
+
+pub mod compare;
+pub mod defaults;
+pub mod diagnose;
+pub mod kernel;
+pub mod matrix;
+pub mod plan;
+pub mod rules;
+pub mod worth_gpu;
+
+use kgadvise_core::rulebook;
+
+/// (key, "key — name") for the platform choices.
+pub fn platform_options() -> Vec<(String, String)> {
+    rulebook()
+        .platforms
+        .iter()
+        .map(|p| (p.key.clone(), format!("{} — {}", p.key, p.name)))
+        .collect()
+}
+
+/// (key, "key — name") for the capability choices.
+pub fn capability_options() -> Vec<(String, String)> {
+    rulebook()
+        .capabilities
+        .iter()
+        .map(|c| (c.key.clone(), format!("{} — {}", c.key, c.name)))
+        .collect()
+}
+
+/// (key, "key — name") for the domain choices.
+pub fn domain_options() -> Vec<(String, String)> {
+    rulebook()
+        .domains
+        .iter()
+        .map(|d| (d.key.clone(), format!("{} — {}", d.key, d.name)))
+        .collect()
+}

@@ -1,0 +1,459 @@
+//! Quota & plan (`kgadvise plan`): paste any `kaggle quota` form or type the hours, pick the deadline →
+//! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
+
+use chrono::{DateTime, Utc};
+use kgadvise_core::plan::{self, Budget, FoldCost, PlanReport, WeekBudget, fmt_h};
+use kgadvise_core::quota::{self, Observed, QuotaForm, QuotaReport};
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::when::{DateRole, parse_time};
+use leptos::prelude::*;
+
+use crate::browser::now;
+use crate::components::inputs::parse_count;
+use crate::components::paste::PasteArea;
+use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::use_url;
+
+/// The typed inputs of the page, as in the URL (all optional text).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlanInputs {
+    pub deadline: Option<String>,
+    pub gpu: Option<String>,
+    pub tpu: Option<String>,
+    pub refresh: Option<String>,
+    pub reserved: Option<String>,
+    pub weekly: Option<String>,
+    pub fold_hours: Option<String>,
+    pub folds: Option<String>,
+    pub screens: Option<String>,
+}
+
+#[derive(Debug)]
+pub enum PlanAnswer {
+    Report(Box<PlanReport>),
+    /// Input still missing: what to give.
+    Need(String),
+    Error(String),
+}
+
+/// Hours typed into a field (`11`, `10.45h`), checked as the CLI checks them.
+pub fn hours_field(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => quota::parse_hours(t)
+            .map(Some)
+            .map_err(|e| format!("{field}: {e}")),
+    }
+}
+
+fn time_field(
+    field: &str,
+    text: Option<&str>,
+    role: DateRole,
+) -> Result<Option<DateTime<Utc>>, String> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => parse_time(t, role)
+            .map(Some)
+            .map_err(|e| format!("{field}: {e}")),
+    }
+}
+
+/// The page's inputs (and an optional pasted quota) → the plan, as `kgadvise plan` computes it.
+pub fn plan_answer(i: &PlanInputs, paste: &str, now: DateTime<Utc>) -> PlanAnswer {
+    match plan_report(i, paste, now) {
+        Ok(Some(r)) => PlanAnswer::Report(Box::new(r)),
+        Ok(None) => PlanAnswer::Need(if i.deadline.is_none() {
+            "Enter the deadline (a date such as 2026-12-17 ends at 23:59 UTC).".to_string()
+        } else {
+            "Paste the output of `kaggle quota`, or type the GPU hours remaining.".to_string()
+        }),
+        Err(e) => PlanAnswer::Error(e),
+    }
+}
+
+fn plan_report(
+    i: &PlanInputs,
+    paste: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<PlanReport>, String> {
+    let thresholds = Thresholds::defaults();
+    let deadline = time_field("deadline", i.deadline.as_deref(), DateRole::Deadline)?;
+    let refresh = time_field("next reset", i.refresh.as_deref(), DateRole::Instant)?;
+    let gpu = hours_field("GPU hours remaining", i.gpu.as_deref())?;
+    let tpu = hours_field("TPU hours remaining", i.tpu.as_deref())?;
+    let reserved = hours_field("reserved hours", i.reserved.as_deref())?;
+    let weekly = hours_field("weekly GPU hours", i.weekly.as_deref())?;
+    if weekly == Some(0.0) {
+        return Err("weekly GPU hours: expected more than 0".to_string());
+    }
+    let fold_hours = hours_field("hours per fold", i.fold_hours.as_deref())?;
+    if fold_hours == Some(0.0) {
+        return Err("hours per fold: expected a positive number of hours".to_string());
+    }
+    let folds = parse_count("folds", i.folds.as_deref().unwrap_or(""))?;
+    if folds == Some(0) {
+        return Err("folds: expected at least 1 fold".to_string());
+    }
+    let screens = parse_count("screens per promotion", i.screens.as_deref().unwrap_or(""))?;
+    let to_u32 = |field: &str, n: Option<u64>| -> Result<Option<u32>, String> {
+        n.map(|n| u32::try_from(n).map_err(|_| format!("{field}: {n} is too large")))
+            .transpose()
+    };
+    let folds = to_u32("folds", folds)?;
+    let screens = to_u32("screens per promotion", screens)?;
+    let fold = match (fold_hours, folds) {
+        (Some(hours), Some(folds)) => Some(FoldCost { hours, folds }),
+        (None, None) => None,
+        _ => return Err("hours per fold and folds go together: give both, or neither".to_string()),
+    };
+    let mut reading = if !paste.trim().is_empty() {
+        quota::read_quota(paste).map_err(|e| format!("pasted quota: {e}"))?
+    } else if let Some(h) = gpu {
+        quota::reading_from_numbers(Some((h, refresh)), None)
+    } else {
+        return Ok(None);
+    };
+    let Some(deadline) = deadline else {
+        return Ok(None);
+    };
+    // The same adjustments as the CLI's flags over a quota file.
+    if let (Some(w), Some(g)) = (weekly, reading.gpu.as_mut()) {
+        g.total = w;
+        g.remaining = g.remaining.min(w);
+        g.used = (w - g.remaining).max(0.0);
+    }
+    for q in [reading.gpu.as_mut(), reading.tpu.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        if refresh.is_some() {
+            q.refresh_at = refresh;
+        }
+    }
+    if let (Some(h), Some(g)) = (reserved, reading.gpu.as_mut()) {
+        g.reserved = Some(h);
+    }
+    if let Some(t) = tpu {
+        let numbers = quota::reading_from_numbers(None, Some((t, refresh))).tpu;
+        if reading.tpu.is_none() || reading.form == QuotaForm::Numbers {
+            reading.tpu = numbers;
+        } else if let Some(q) = reading.tpu.as_mut() {
+            q.remaining = t;
+        }
+    }
+    let state = quota::quota_state(&reading, None, Observed::Now, now, &thresholds);
+    plan::plan(state, deadline, fold, screens, now, &thresholds).map(Some)
+}
+
+/// `2026-12-05T00:00:00Z` → `2026-12-05 00:00 UTC`.
+pub fn short_time(rfc3339: &str) -> String {
+    match rfc3339.get(..16) {
+        Some(head) if rfc3339.len() >= 16 => format!("{} UTC", head.replacen('T', " ", 1)),
+        _ => rfc3339.to_string(),
+    }
+}
+
+#[component]
+pub fn PlanPage() -> impl IntoView {
+    let url = use_url();
+    let paste = RwSignal::new(String::new());
+    let inputs = move || PlanInputs {
+        deadline: url.value("deadline"),
+        gpu: url.value("gpu"),
+        tpu: url.value("tpu"),
+        refresh: url.value("refresh"),
+        reserved: url.value("reserved"),
+        weekly: url.value("weekly"),
+        fold_hours: url.value("fold_hours"),
+        folds: url.value("folds"),
+        screens: url.value("screens"),
+    };
+    let answer = move || paste.with(|p| plan_answer(&inputs(), p, now()));
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Quota & plan"</h1>
+            <p class="lead">
+                "How many GPU hours until the deadline, how many to keep for the final week, and what they buy. "
+                "The pasted quota stays in this page; the typed numbers are in the address, so the link reproduces the plan."
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
+                <UrlInput id="gpu" label="GPU hours remaining" key="gpu" numeric=true placeholder="e.g. 11" />
+                <UrlInput
+                    id="refresh"
+                    label="Next reset (optional)"
+                    key="refresh"
+                    placeholder="next Saturday 00:00 UTC"
+                    hint="refreshAt of `kaggle quota`; a time without a zone is UTC."
+                />
+                <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpu" numeric=true />
+                <UrlInput id="reserved" label="Reserved by running sessions (h)" key="reserved" numeric=true />
+                <UrlInput
+                    id="weekly"
+                    label="Weekly GPU hours (optional)"
+                    key="weekly"
+                    numeric=true
+                    hint="When your weekly quota differs from the usual one."
+                />
+                <UrlInput id="fold_hours" label="Hours per fold (optional)" key="fold_hours" numeric=true />
+                <UrlInput id="folds" label="Folds" key="folds" numeric=true />
+                <UrlInput id="screens" label="Screens per promotion" key="screens" numeric=true />
+            </form>
+            <PasteArea
+                id="quota-paste"
+                label="Or paste your quota (any form of `kaggle quota`, its JSON, kgkit's cache)"
+                placeholder="Resource  Used  Remaining  Total  RefreshAt"
+                hint="Replaces the GPU hours typed above. It is read here and never leaves the page."
+                value=paste
+            />
+            {move || match answer() {
+                PlanAnswer::Report(r) => view! { <PlanView report=*r /> }.into_any(),
+                PlanAnswer::Need(what) => view! { <p class="hint" id="answer">{what}</p> }.into_any(),
+                PlanAnswer::Error(e) => view! { <ErrorBox message=e /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+fn budget_sentence(b: &Budget, deadline: &str, final_week: bool) -> String {
+    let mut s = format!(
+        "{} h now + {} weekly reset{} × {} h = {} {}-hours until {}",
+        fmt_h(b.plannable_now),
+        b.resets_before_deadline,
+        if b.resets_before_deadline == 1 {
+            ""
+        } else {
+            "s"
+        },
+        fmt_h(b.weekly_hours),
+        fmt_h(b.total_hours),
+        b.accelerator,
+        short_time(deadline)
+    );
+    if final_week {
+        s.push_str(&format!(
+            "; all {} h go to final models and inference kernels.",
+            fmt_h(b.total_hours)
+        ));
+    } else {
+        s.push_str(&format!(
+            "; keep {} h for the final week, explore with {} h.",
+            fmt_h(b.final_reserve_hours),
+            fmt_h(b.exploration_hours)
+        ));
+    }
+    s
+}
+
+fn gpu_budget(r: &PlanReport) -> Budget {
+    Budget {
+        accelerator: "GPU",
+        plannable_now: r.plannable_now,
+        next_reset: String::new(),
+        resets_before_deadline: r.resets_before_deadline,
+        weekly_hours: r.weekly_hours,
+        total_hours: r.total_hours,
+        final_reserve_hours: r.final_reserve_hours,
+        exploration_hours: r.exploration_hours,
+        use_it_or_lose_it: r.use_it_or_lose_it,
+        weeks: Vec::new(),
+    }
+}
+
+#[component]
+fn PlanView(report: PlanReport) -> impl IntoView {
+    let r = report;
+    let final_week = r.phase == plan::Phase::FinalWeek;
+    let headline = if r.phase == plan::Phase::Ended {
+        format!(
+            "The deadline {} has passed: nothing to plan.",
+            short_time(&r.deadline)
+        )
+    } else {
+        budget_sentence(&gpu_budget(&r), &r.deadline, final_week)
+    };
+    let tpu = r
+        .tpu_budget
+        .as_ref()
+        .map(|t| view! { <p class="tpu-budget">{budget_sentence(t, &r.deadline, final_week)}</p> });
+    let phase = format!(
+        "Phase: {} ({:.1} days left).",
+        r.phase.as_str(),
+        r.days_left
+    );
+    let fold = r.fold_plan.as_ref().map(|fp| {
+        let exploring = (r.phase == plan::Phase::Exploration).then(|| {
+            format!(
+                "{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.",
+                fmt_h(r.exploration_hours),
+                fp.cycles,
+                if fp.cycles == 1 { "" } else { "s" },
+                fp.screens_per_promotion,
+                fp.screens,
+                fp.promotions,
+                fmt_h(fp.leftover_hours)
+            )
+        });
+        view! {
+            <h3>"Fold plan"</h3>
+            <ul class="fold-plan">
+                <li>
+                    {format!(
+                        "A one-fold screen costs {} h; a full-CV promotion ({} folds) {} h (kgkit's c × K/2 says {} h).",
+                        fmt_h(fp.screen_hours),
+                        fp.folds,
+                        fmt_h(fp.promotion_hours),
+                        fmt_h(fp.kgkit_promotion_hours)
+                    )}
+                </li>
+                {exploring.map(|t| view! { <li>{t}</li> })}
+                <li>
+                    {format!(
+                        "Start the final full-CV run (cap {} h) by {} at the latest.",
+                        fmt_h(fp.final_run_cap_hours),
+                        short_time(&fp.last_safe_start)
+                    )}
+                </li>
+            </ul>
+        }
+    });
+    view! {
+        <div id="answer" class="answer">
+            <p class="verdict plan-headline">{headline}</p>
+            {tpu}
+            <p class="phase">{phase}</p>
+            <FindingList findings=r.findings.clone() />
+            <WeekChart weeks=r.weeks.clone() />
+            {fold}
+            <QuotaSummary quota=r.quota.clone() />
+            <RulesUsed rules=r.rules.clone() />
+        </div>
+    }
+}
+
+/// Week-by-week GPU hours until the deadline: an inline SVG bar chart (final-week reserve shaded), with
+/// the same figures in a table for screen readers and exact values.
+#[component]
+pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
+    if weeks.is_empty() {
+        return ().into_any();
+    }
+    let max = weeks
+        .iter()
+        .map(|w| w.hours)
+        .fold(0.0_f64, f64::max)
+        .max(1.0);
+    let (bar_w, gap, top, plot_h) = (34.0, 14.0, 18.0, 110.0);
+    let width = 20.0 + weeks.len() as f64 * (bar_w + gap);
+    let height = top + plot_h + 36.0;
+    let bars = weeks
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let x = 16.0 + i as f64 * (bar_w + gap);
+            let h = w.hours / max * plot_h;
+            let reserve = (w.reserve_hours.min(w.hours)) / max * plot_h;
+            let y = top + plot_h - h;
+            let label = w.start.get(5..10).unwrap_or("").to_string();
+            let class = if w.final_week { "bar bar-final" } else { "bar" };
+            view! {
+                <g class=class>
+                    <rect x=x y=y width=bar_w height=(h - reserve).max(0.0) class="bar-explore"></rect>
+                    <rect x=x y=y + (h - reserve) width=bar_w height=reserve class="bar-reserve"></rect>
+                    <text x=x + bar_w / 2.0 y=(y - 4.0).max(10.0) text-anchor="middle" class="bar-value">
+                        {fmt_h(w.hours)}
+                    </text>
+                    <text x=x + bar_w / 2.0 y=top + plot_h + 14.0 text-anchor="middle" class="bar-label">
+                        {label}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+    let rows = weeks
+        .iter()
+        .map(|w| {
+            view! {
+                <tr>
+                    <td>{short_time(&w.start)}</td>
+                    <td>{short_time(&w.end)}</td>
+                    <td>{fmt_h(w.hours)}</td>
+                    <td>{if w.kind == "now" { "plannable now" } else { "weekly reset" }}</td>
+                    <td>{fmt_h(w.reserve_hours)}</td>
+                    <td>{if w.final_week { "final week" } else { "" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3>"GPU hours week by week"</h3>
+        <svg
+            class="week-chart"
+            viewBox=format!("0 0 {width} {height}")
+            role="img"
+            aria-label="GPU hours per week until the deadline; the darker part is kept for the final week"
+        >
+            <line x1="8" x2=width - 4.0 y1=top + plot_h y2=top + plot_h class="axis"></line>
+            {bars}
+        </svg>
+        <p class="legend">
+            <span class="key key-explore"></span>" exploration  "
+            <span class="key key-reserve"></span>" kept for the final week"
+        </p>
+        <details class="week-table">
+            <summary>"The weeks as a table"</summary>
+            <div class="table-wrap">
+                <table class="weeks">
+                    <thead>
+                        <tr>
+                            <th scope="col">"from"</th>
+                            <th scope="col">"to"</th>
+                            <th scope="col">"GPU h"</th>
+                            <th scope="col">"source"</th>
+                            <th scope="col">"final reserve h"</th>
+                            <th scope="col"></th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </details>
+    }
+    .into_any()
+}
+
+#[component]
+fn QuotaSummary(quota: QuotaReport) -> impl IntoView {
+    let line =
+        |name: &str, q: &Option<quota::QuotaState>| {
+            q.as_ref().map(|s| {
+            format!(
+                "{name}: {} h remaining of {} h, {} h reserved, {} h plannable; next reset {}{}",
+                fmt_h(s.remaining),
+                fmt_h(s.total),
+                fmt_h(s.reserved),
+                fmt_h(s.plannable),
+                short_time(&s.refresh_at),
+                if s.refresh_assumed { " (assumed: the weekly reset)" } else { "" }
+            )
+        })
+        };
+    let lines: Vec<String> = [line("GPU", &quota.gpu), line("TPU", &quota.tpu)]
+        .into_iter()
+        .flatten()
+        .collect();
+    view! {
+        <h3>"The quota this plan is built on"</h3>
+        <p class="quota-form">{format!("Read as: {}", quota.form.describe())}</p>
+        <ul class="quota-state">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+        {(!quota.notes.is_empty())
+            .then(|| {
+                view! {
+                    <ul class="notes">
+                        {quota.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                    </ul>
+                }
+            })}
+    }
+}

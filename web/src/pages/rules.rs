@@ -1,0 +1,82 @@
+//! Rule docs (`kgadvise explain ID`): any finding rule (KH001) or data entry (`matrix.bf16.t4x2`), and an
+//! index of every finding rule. Every finding on every page links here.
+
+use kgadvise_core::registry::{self, Explanation};
+use kgadvise_core::rulebook;
+use leptos::prelude::*;
+
+use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput};
+use crate::query::rule_href;
+use crate::use_url;
+
+/// The page's answer for an ID: its explanation, or the error with suggestions.
+pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
+    registry::explain(id).map_err(|e| (e.to_string(), e.suggestions.clone()))
+}
+
+#[component]
+pub fn RulesPage() -> impl IntoView {
+    let url = use_url();
+    let answer = move || url.value("id").map(|id| explain_answer(&id));
+    let mut rules: Vec<_> = rulebook().rules.iter().collect();
+    rules.sort_by(|a, b| a.id.cmp(&b.id));
+    let index = rules
+        .into_iter()
+        .map(|r| {
+            view! {
+                <li>
+                    <RuleLink id=r.id.clone() />
+                    {format!(" {} ({})", r.title, r.severity)}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Rule docs"</h1>
+            <p class="lead">
+                "What each finding checks, why it matters, how to fix it, its thresholds and its source — the text "
+                <code>"kgadvise explain"</code>
+                " prints."
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlInput
+                    id="rule-id"
+                    label="Rule or entry ID"
+                    key="id"
+                    placeholder="KH001 or matrix.bf16.t4x2"
+                />
+            </form>
+            {move || match answer() {
+                None => ().into_any(),
+                Some(Ok(e)) => view! { <ExplanationView e=e /> }.into_any(),
+                Some(Err((message, suggestions))) => view! {
+                    <ErrorBox message=message />
+                    <ul class="suggestions">
+                        {suggestions
+                            .into_iter()
+                            .map(|s| view! { <li><AppLink href=rule_href(&s)><code>{s.clone()}</code></AppLink></li> })
+                            .collect_view()}
+                    </ul>
+                }
+                .into_any(),
+            }}
+            <h2>"Finding rules"</h2>
+            <ul class="rule-index">{index}</ul>
+        </section>
+    }
+}
+
+#[component]
+fn ExplanationView(e: Explanation) -> impl IntoView {
+    view! {
+        <article id="answer" class="answer explanation">
+            <h2>
+                <code>{e.rule.clone()}</code>
+                {format!(" — {}", e.title)}
+            </h2>
+            <p class="kind">{format!("{} · source: {} · as of {}", e.kind, e.source, e.as_of)}</p>
+            <DocText doc=e.doc.clone() />
+        </article>
+    }
+}

@@ -1,0 +1,123 @@
+//! Is the GPU worth the quota? (`kgadvise worth-gpu --task T --rows N [--refits N]`).
+
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::worth::{self, Choice, WorthGpuReport};
+use leptos::prelude::*;
+
+use crate::browser::today;
+use crate::components::inputs::parse_count;
+use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
+use crate::use_url;
+
+/// What the page shows for its inputs: a report, a prompt for missing input, or an error.
+#[derive(Debug)]
+pub enum WorthAnswer {
+    Report(WorthGpuReport),
+    NeedRows,
+    Error(String),
+}
+
+/// The task shown when none is chosen.
+pub const DEFAULT_TASK: &str = "gbdt";
+
+pub fn worth_answer(task: Option<&str>, rows: Option<&str>, refits: Option<&str>) -> WorthAnswer {
+    let rows = match parse_count("rows", rows.unwrap_or("")) {
+        Ok(Some(n)) => n,
+        Ok(None) => return WorthAnswer::NeedRows,
+        Err(e) => return WorthAnswer::Error(e),
+    };
+    let refits = match parse_count("refits", refits.unwrap_or("")) {
+        Ok(n) => n,
+        Err(e) => return WorthAnswer::Error(e),
+    };
+    match worth::worth_gpu(
+        task.unwrap_or(DEFAULT_TASK),
+        rows,
+        refits,
+        today(),
+        &Thresholds::defaults(),
+    ) {
+        Ok(r) => WorthAnswer::Report(r),
+        Err(e) => WorthAnswer::Error(e.to_string()),
+    }
+}
+
+fn choice_text(c: Choice) -> &'static str {
+    match c {
+        Choice::Gpu => "Use the GPU",
+        Choice::Cpu => "Stay on the CPU",
+        Choice::BenchBoth => "Benchmark both",
+    }
+}
+
+#[component]
+pub fn WorthGpuPage() -> impl IntoView {
+    let url = use_url();
+    let tasks: Vec<(String, String)> = kgadvise_core::rulebook()
+        .worth_gpu
+        .iter()
+        .map(|w| (w.task.clone(), format!("{} — {}", w.task, w.name)))
+        .collect();
+    let answer = move || {
+        worth_answer(
+            url.value("task").as_deref(),
+            url.value("rows").as_deref(),
+            url.value("refits").as_deref(),
+        )
+    };
+    view! {
+        <section aria-labelledby="page-title">
+            <h1 id="page-title">"Is the GPU worth it?"</h1>
+            <p class="lead">
+                "GPU hours are a weekly quota. For the task and the data size, should this run spend them?"
+            </p>
+            <form class="controls" on:submit=|ev| ev.prevent_default()>
+                <UrlSelect id="task" label="Task" key="task" options=tasks />
+                <UrlInput id="rows" label="Rows" key="rows" numeric=true placeholder="e.g. 250000" />
+                <UrlInput
+                    id="refits"
+                    label="Refits (optional)"
+                    key="refits"
+                    numeric=true
+                    placeholder="e.g. 200"
+                    hint="Model fits in the run: folds x seeds x tuning trials."
+                />
+            </form>
+            {move || match answer() {
+                WorthAnswer::Report(r) => view! { <WorthReport report=r /> }.into_any(),
+                WorthAnswer::NeedRows => view! {
+                    <p class="hint" id="answer">"Enter the number of training rows."</p>
+                }
+                .into_any(),
+                WorthAnswer::Error(e) => view! { <ErrorBox message=e /> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn WorthReport(report: WorthGpuReport) -> impl IntoView {
+    let bounds = if report.gpu_from_rows == 0 {
+        "This task always runs on the GPU.".to_string()
+    } else {
+        format!(
+            "CPU below {} rows; GPU from {} rows.",
+            report.cpu_below_rows, report.gpu_from_rows
+        )
+    };
+    view! {
+        <div id="answer" class="answer">
+            <p class=format!("verdict choice choice-{}", report.choice.as_str())>
+                <span class="choice-key">{report.choice.as_str()}</span>
+                " — "
+                {choice_text(report.choice)}
+            </p>
+            <p class="reason">{report.reason.clone()}</p>
+            <p class="bounds">{bounds}</p>
+            <h3>"Advice"</h3>
+            <ul>{report.advice.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}</ul>
+            <FindingList findings=report.findings.clone() />
+            <RulesUsed rules=report.rules.clone() />
+        </div>
+    }
+}

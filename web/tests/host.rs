@@ -1,0 +1,589 @@
+//! Host tests of the web crate: the URL state, the view-model functions, and every page rendered to HTML
+//! (SSR `to_html`, through the host-only leptos `ssr` dev-dependency). The browser tests (tests/browser/)
+//! cover events and the real built site.
+#![cfg(not(target_arch = "wasm32"))]
+
+use kgadvise_core::worth::Choice;
+use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
+use kgadvise_web::components::findings::fix_first;
+use kgadvise_web::components::inputs::parse_count;
+use kgadvise_web::pages::defaults::defaults_report;
+use kgadvise_web::pages::matrix::{grid, matrix_report};
+use kgadvise_web::pages::rules::explain_answer;
+use kgadvise_web::pages::worth_gpu::{WorthAnswer, worth_answer};
+use kgadvise_web::query::{Query, href, rule_href};
+use kgadvise_web::{AppWith, PAGES};
+use leptos::prelude::*;
+
+fn render(search: &str) -> String {
+    let owner = Owner::new();
+    owner.with(|| view! { <AppWith initial=Query::parse(search) /> }.to_html())
+}
+
+// ---------- URL state ----------
+
+#[test]
+fn query_round_trips_and_escapes() {
+    let q = Query::parse("?page=matrix&platform=t4x2&capability=bf16");
+    assert_eq!(q.page(), "matrix");
+    assert_eq!(q.get("platform"), Some("t4x2"));
+    assert_eq!(q.to_search(), "?page=matrix&platform=t4x2&capability=bf16");
+    let mut q = Query::for_page("rules", &[("id", "a b&c=d")]);
+    assert_eq!(q.to_search(), "?page=rules&id=a+b%26c%3Dd");
+    assert_eq!(Query::parse(&q.to_search()).get("id"), Some("a b&c=d"));
+    q.set("id", "");
+    assert_eq!(
+        q.to_search(),
+        "?page=rules",
+        "an emptied input leaves the URL"
+    );
+    assert_eq!(
+        Query::parse("").page(),
+        "matrix",
+        "the matrix is the default page"
+    );
+    assert_eq!(Query::parse("?page=%20").page(), "matrix");
+    assert_eq!(Query::parse("?a=1&a=2").get("a"), Some("1"));
+    assert_eq!(rule_href("KH001"), "?page=rules&id=KH001");
+    assert_eq!(
+        href("worth-gpu", &[("task", "gbdt"), ("rows", "5")]),
+        "?page=worth-gpu&task=gbdt&rows=5"
+    );
+}
+
+#[test]
+fn counts_accept_separators_and_name_the_field() {
+    assert_eq!(parse_count("rows", ""), Ok(None));
+    assert_eq!(parse_count("rows", " 250_000 "), Ok(Some(250_000)));
+    assert_eq!(parse_count("rows", "1,000,000"), Ok(Some(1_000_000)));
+    let e = parse_count("rows", "12k").unwrap_err();
+    assert!(e.contains("rows") && e.contains("`12k`"), "{e}");
+    assert!(parse_count("rows", "-5").is_err());
+}
+
+// ---------- view models call the same core functions as the CLI ----------
+
+#[test]
+fn matrix_cell_and_table() {
+    match matrix_report(Some("t4x2"), Some("bf16")).unwrap() {
+        kgadvise_core::hardware::MatrixReport::Cell { cell, .. } => {
+            assert_eq!(cell.support.as_str(), "no");
+            assert!(cell.note.contains("fp16"), "{}", cell.note);
+        }
+        other => panic!("{other:?}"),
+    }
+    match matrix_report(None, None).unwrap() {
+        kgadvise_core::hardware::MatrixReport::Table { cells, .. } => {
+            let (cols, rows) = grid(&cells);
+            assert_eq!(cols.len(), 6);
+            assert_eq!(rows.len(), 10);
+            assert!(rows.iter().all(|(_, _, r)| r.len() == 6));
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = matrix_report(Some("t4"), None).unwrap_err();
+    assert!(
+        e.contains("unknown platform `t4`") && e.contains("t4x2, p100"),
+        "{e}"
+    );
+}
+
+#[test]
+fn defaults_parse_their_numbers() {
+    let r = defaults_report(Some("images"), Some("t4x2"), None, None).unwrap();
+    assert!(
+        r.always
+            .iter()
+            .any(|s| s.contains("fp16 autocast + GradScaler"))
+    );
+    let r = defaults_report(Some("images"), Some("linux"), Some("16"), Some("2")).unwrap();
+    assert!(
+        r.always.iter().any(|s| s.contains("num_workers=8")),
+        "{:?}",
+        r.always
+    );
+    let e = defaults_report(Some("images"), Some("linux"), Some("many"), None).unwrap_err();
+    assert!(e.contains("CPU cores") && e.contains("`many`"), "{e}");
+    let e = defaults_report(Some("vision"), None, None, None).unwrap_err();
+    assert!(e.contains("unknown domain `vision`"), "{e}");
+}
+
+#[test]
+fn worth_gpu_answers() {
+    assert!(matches!(
+        worth_answer(Some("gbdt"), None, None),
+        WorthAnswer::NeedRows
+    ));
+    match worth_answer(Some("gbdt"), Some("50000"), None) {
+        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Cpu),
+        other => panic!("{other:?}"),
+    }
+    match worth_answer(Some("gbdt"), Some("300000"), Some("200")) {
+        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Gpu),
+        other => panic!("{other:?}"),
+    }
+    match worth_answer(Some("gbdt"), Some("lots"), None) {
+        WorthAnswer::Error(e) => assert!(e.contains("rows"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match worth_answer(Some("xgb"), Some("5"), None) {
+        WorthAnswer::Error(e) => assert!(e.contains("unknown task `xgb`"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn explain_answers_and_suggests() {
+    let e = explain_answer("kh001").unwrap();
+    assert_eq!(e.rule, "KH001");
+    let (msg, suggestions) = explain_answer("bf16.t4x2").unwrap_err();
+    assert!(msg.contains("unknown rule"), "{msg}");
+    assert!(suggestions.contains(&"matrix.bf16.t4x2".to_string()));
+}
+
+#[test]
+fn findings_are_shown_fix_first() {
+    use kgadvise_core::{Finding, Severity};
+    let f = |rule: &str, s| Finding::from_rule(rule, "e").with_severity(s);
+    let sorted = fix_first(&[
+        f("A", Severity::Info),
+        f("B", Severity::Error),
+        f("C", Severity::Warning),
+    ]);
+    let order: Vec<&str> = sorted.iter().map(|f| f.rule.as_str()).collect();
+    assert_eq!(order, ["B", "C", "A"]);
+}
+
+#[test]
+fn doc_markup_is_split_into_blocks_and_spans() {
+    let b = blocks("### What it checks\nline one\nline two\n\n### Thresholds\n- `a` = 1\n- b\n");
+    assert_eq!(
+        b,
+        vec![
+            Block::Heading("What it checks".into()),
+            Block::Para("line one line two".into()),
+            Block::Heading("Thresholds".into()),
+            Block::List(vec!["`a` = 1".into(), "b".into()]),
+        ]
+    );
+    assert_eq!(
+        spans("x `c` **s** `open"),
+        vec![
+            Span::Text("x ".into()),
+            Span::Code("c".into()),
+            Span::Text(" ".into()),
+            Span::Strong("s".into()),
+            Span::Text(" `open".into()),
+        ]
+    );
+}
+
+// ---------- pages rendered to HTML ----------
+
+#[test]
+fn every_page_renders_with_its_nav() {
+    for (key, label) in PAGES {
+        let html = render(&href(key, &[]));
+        assert!(html.contains(&label.replace('&', "&amp;")), "{key}: {html}");
+        assert!(html.contains(r#"aria-current="page""#), "{key}");
+        assert!(html.contains(r#"id="page-title""#), "{key}");
+    }
+    let html = render("?page=nope");
+    assert!(html.contains("unknown page `nope`"), "{html}");
+}
+
+#[test]
+fn matrix_page_renders_the_whole_table_with_conditions() {
+    let html = render("");
+    assert_eq!(html.matches("data-cell=").count(), 60, "6 x 10 cells");
+    assert!(html.contains(r#"data-cell="bf16.t4x2""#));
+    assert!(
+        html.contains(r#"tabindex="0""#),
+        "cells are keyboard-focusable"
+    );
+    assert!(
+        html.contains("emulated"),
+        "the bf16/T4 condition is in the cell's title"
+    );
+    assert!(
+        html.contains("Kaggle machine shapes") && html.contains("TpuV5E8"),
+        "{html}"
+    );
+    assert!(
+        html.contains("?page=rules&amp;id=shape."),
+        "shapes link to their docs"
+    );
+}
+
+#[test]
+fn matrix_page_answers_one_cell() {
+    let html = render("?page=matrix&platform=t4x2&capability=bf16");
+    assert!(html.contains("support-no"), "{html}");
+    assert!(
+        html.contains("?page=rules&amp;id=matrix.bf16.t4x2"),
+        "{html}"
+    );
+    assert!(!html.contains("data-cell="), "no table for a single cell");
+    let html = render("?page=matrix&platform=t4");
+    assert!(
+        html.contains(r#"role="alert""#) && html.contains("unknown platform `t4`"),
+        "{html}"
+    );
+}
+
+#[test]
+fn defaults_page_shows_dropped_items_and_links_findings() {
+    let html = render("?page=defaults&domain=images&platform=p100");
+    assert!(html.contains("Left out on this platform"), "{html}");
+    assert!(html.contains("torch.compile"), "{html}");
+    assert!(
+        html.contains("?page=rules&amp;id=KH001"),
+        "findings link to their rule docs: {html}"
+    );
+    assert!(html.contains("?page=rules&amp;id=KH002"), "{html}");
+    let html = render("?page=defaults&domain=images&platform=t4x2");
+    assert!(
+        html.contains("channels_last") && html.contains("GradScaler"),
+        "{html}"
+    );
+    let html = render("?page=defaults&domain=images&platform=linux&cores=x");
+    assert!(
+        html.contains("CPU cores: expected a whole number"),
+        "{html}"
+    );
+}
+
+#[test]
+fn worth_gpu_page_shows_the_choice() {
+    let html = render("?page=worth-gpu&task=gbdt&rows=1000000");
+    assert!(html.contains("choice-gpu"), "{html}");
+    assert!(html.contains("?page=rules&amp;id=KH010"), "{html}");
+    let html = render("?page=worth-gpu&task=gbdt");
+    assert!(html.contains("Enter the number of training rows"), "{html}");
+}
+
+#[test]
+fn rules_page_explains_an_id_and_lists_every_rule() {
+    let html = render("?page=rules&id=KH004");
+    assert!(
+        html.contains("What it checks") && html.contains("<h4>"),
+        "{html}"
+    );
+    for r in &kgadvise_core::rulebook().rules {
+        assert!(
+            html.contains(&format!("?page=rules&amp;id={}", r.id)),
+            "index lacks {}",
+            r.id
+        );
+    }
+    let html = render("?page=rules&id=bf16.t4x2");
+    assert!(
+        html.contains("did you mean") && html.contains("matrix.bf16.t4x2"),
+        "{html}"
+    );
+}
+
+#[test]
+fn user_text_is_escaped_never_markup() {
+    let html = render("?page=rules&id=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
+    assert!(!html.contains("<img"), "{html}");
+    assert!(html.contains("&lt;img"), "{html}");
+    let html = render("?page=worth-gpu&task=gbdt&rows=%3Cb%3E");
+    assert!(!html.contains("<b>"), "{html}");
+}
+
+// ---------- quota & plan ----------
+
+use kgadvise_web::pages::plan::{PlanAnswer, PlanInputs, hours_field, plan_answer, short_time};
+
+fn plan_inputs(pairs: &[(&str, &str)]) -> PlanInputs {
+    let q = Query::for_page("plan", pairs);
+    PlanInputs {
+        deadline: q.value("deadline"),
+        gpu: q.value("gpu"),
+        tpu: q.value("tpu"),
+        refresh: q.value("refresh"),
+        reserved: q.value("reserved"),
+        weekly: q.value("weekly"),
+        fold_hours: q.value("fold_hours"),
+        folds: q.value("folds"),
+        screens: q.value("screens"),
+    }
+}
+
+#[test]
+fn plan_from_typed_numbers_matches_the_core() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let i = plan_inputs(&[
+        ("deadline", "2026-12-17"),
+        ("gpu", "11"),
+        ("refresh", "2026-12-05T00:00:00"),
+    ]);
+    match plan_answer(&i, "", now) {
+        PlanAnswer::Report(r) => {
+            assert_eq!(r.plannable_now, 11.0);
+            assert_eq!(
+                r.resets_before_deadline, 2,
+                "Dec 5 and Dec 12 are before Dec 17"
+            );
+            assert!(!r.weeks.is_empty());
+            assert_eq!(r.schema, "kgadvise.plan/1");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        plan_answer(&plan_inputs(&[("gpu", "11")]), "", now),
+        PlanAnswer::Need(_)
+    ));
+    assert!(matches!(
+        plan_answer(&plan_inputs(&[("deadline", "2026-12-17")]), "", now),
+        PlanAnswer::Need(_)
+    ));
+    match plan_answer(
+        &plan_inputs(&[("deadline", "soon"), ("gpu", "11")]),
+        "",
+        now,
+    ) {
+        PlanAnswer::Error(e) => assert!(e.starts_with("deadline:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match plan_answer(
+        &plan_inputs(&[("deadline", "2026-12-17"), ("gpu", "11"), ("folds", "5")]),
+        "",
+        now,
+    ) {
+        PlanAnswer::Error(e) => assert!(e.contains("go together"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        hours_field("GPU hours remaining", Some("lots"))
+            .unwrap_err()
+            .starts_with("GPU hours remaining:")
+    );
+    assert_eq!(hours_field("x", Some("10.45h")), Ok(Some(10.45)));
+    assert_eq!(short_time("2026-12-05T00:00:00Z"), "2026-12-05 00:00 UTC");
+}
+
+#[test]
+fn plan_from_a_pasted_quota_and_its_errors() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let table = "Resource  Used    Remaining  Total  RefreshAt\nGPU       19.00h  11.00h     30h    2026-12-05T00:00:00\n";
+    let i = plan_inputs(&[("deadline", "2026-12-17")]);
+    match plan_answer(&i, table, now) {
+        PlanAnswer::Report(r) => assert_eq!(r.plannable_now, 11.0, "{:?}", r.quota),
+        other => panic!("{other:?}"),
+    }
+    match plan_answer(&i, "what is this", now) {
+        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn plan_page_draws_the_weeks() {
+    let html = render("?page=plan&deadline=2026-12-17&gpu=11&fold_hours=1.5&folds=5");
+    assert!(
+        html.contains("week-chart") && html.contains("<rect"),
+        "{html}"
+    );
+    assert!(html.contains("Fold plan"), "{html}");
+    assert!(html.contains("until 2026-12-17 23:59 UTC"), "{html}");
+    let html = render("?page=plan&gpu=11");
+    assert!(html.contains("Enter the deadline"), "{html}");
+}
+
+/// Every real quota sample pasted into the plan page gives a plan or a readable error, never a panic.
+#[test]
+fn every_real_quota_sample_plans_or_explains() {
+    let now = kgadvise_web::browser::HOST_NOW;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata/kaggle-quota");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let i = plan_inputs(&[("deadline", "2026-12-17")]);
+    let mut plans = 0;
+    for f in &files {
+        let text = kgadvise_core::quota::decode_text(&std::fs::read(f).unwrap());
+        match plan_answer(&i, &text, now) {
+            PlanAnswer::Report(r) => {
+                plans += 1;
+                assert!(r.total_hours >= r.plannable_now, "{}", f.display());
+            }
+            PlanAnswer::Error(e) => assert!(!e.is_empty(), "{}", f.display()),
+            PlanAnswer::Need(n) => panic!("{}: {n}", f.display()),
+        }
+    }
+    assert!(plans >= 3, "most real samples have a GPU figure: {plans}");
+}
+
+// ---------- diagnose ----------
+
+use kgadvise_web::pages::diagnose::{DiagnoseAnswer, diagnose_answer};
+
+#[test]
+fn diagnose_a_pasted_log_and_typed_rates() {
+    let log = "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n\
+               2026/11/01 00:00:00.000, 0, Tesla T4, 97, 9000, 15360\n\
+               2026/11/01 00:00:00.000, 1, Tesla T4, 0, 3, 15360\n\
+               2026/11/01 00:00:01.000, 0, Tesla T4, 98, 9000, 15360\n\
+               2026/11/01 00:00:01.000, 1, Tesla T4, 0, 3, 15360\n\
+               this line is garbage\n";
+    match diagnose_answer(log, None, None, None, None) {
+        DiagnoseAnswer::Report(r) => {
+            assert_eq!(r.schema, "kgadvise.diagnose/1");
+            assert_eq!(r.gpus.len(), 2);
+            assert!(!r.verdicts.is_empty());
+            assert!(
+                r.diagnostics.iter().any(|d| d.line == 6),
+                "{:?}",
+                r.diagnostics
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        diagnose_answer("", None, None, None, None),
+        DiagnoseAnswer::Need
+    ));
+    match diagnose_answer("", Some("100"), Some("1000"), Some("95"), None) {
+        DiagnoseAnswer::Report(r) => {
+            assert!(r.verdicts.contains(&"input-bound"), "{:?}", r.verdicts)
+        }
+        other => panic!("{other:?}"),
+    }
+    match diagnose_answer("", Some("fast"), None, None, None) {
+        DiagnoseAnswer::Error(e) => assert!(e.starts_with("data rate:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every real nvidia-smi sample pasted into the page gives a report (never a panic).
+#[test]
+fn every_real_nvidia_smi_sample_is_diagnosed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
+    let mut n = 0;
+    for cat in [
+        "nvidia-smi-csv",
+        "nvidia-smi-dmon",
+        "nvidia-smi-query",
+        "nvidia-smi-table",
+    ] {
+        for f in std::fs::read_dir(root.join(cat))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
+            let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+            match diagnose_answer(&text, None, None, None, None) {
+                DiagnoseAnswer::Report(r) => assert!(!r.verdicts.is_empty(), "{}", f.display()),
+                other => panic!("{}: {other:?}", f.display()),
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "{n}");
+}
+
+#[test]
+fn diagnose_page_renders_verdicts_table_and_timeline() {
+    let html = render("?page=diagnose&data_rate=100&compute_rate=1000&loop_rate=95");
+    assert!(html.contains("verdict-input-bound"), "{html}");
+    assert!(html.contains("?page=rules&amp;id=KV005"), "{html}");
+    let html = render("?page=diagnose");
+    assert!(html.contains("Paste a log"), "{html}");
+}
+
+// ---------- kernel check ----------
+
+use kgadvise_web::pages::kernel::{KernelAnswer, kernel_answer};
+
+/// Every real kernel-metadata.json pasted into the page gives a report or a parse error naming the line.
+#[test]
+fn every_real_kernel_metadata_is_checked() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/realdata/kernel-metadata");
+    let mut reports = 0;
+    for f in std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+    {
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        match kernel_answer(&text, "", None, None) {
+            KernelAnswer::Report(r) => {
+                reports += 1;
+                assert_eq!(r.schema, "kgadvise.check/1", "{}", f.display());
+            }
+            KernelAnswer::Error(e) => assert!(
+                e.starts_with("kernel-metadata.json:"),
+                "{}: {e}",
+                f.display()
+            ),
+            KernelAnswer::Need => panic!("{}", f.display()),
+        }
+    }
+    assert!(reports >= 5, "{reports}");
+    assert!(matches!(
+        kernel_answer(" ", "", None, None),
+        KernelAnswer::Need
+    ));
+    match kernel_answer("{\"id\": ", "", None, None) {
+        KernelAnswer::Error(e) => assert!(e.contains("kernel-metadata.json"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match kernel_answer("{}", "", Some("x"), None) {
+        KernelAnswer::Error(e) => assert!(e.starts_with("plannable GPU hours:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn kernel_page_renders() {
+    let html = render("?page=kernel");
+    assert!(html.contains("Paste a kernel-metadata.json"), "{html}");
+}
+
+// ---------- compare ----------
+
+use kgadvise_web::pages::compare::{CompareAnswer, compare_answer};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/stats")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn compare_the_stats_fixtures_as_the_cli_does() {
+    let (idea, control) = (fixture("binary_idea.csv"), fixture("binary_control.csv"));
+    match compare_answer(&idea, &control, Some("auc"), Some("50"), None) {
+        CompareAnswer::Report(r) => {
+            assert_eq!(r.schema, "kgadvise.compare/1");
+            assert_eq!(r.resamples, 50);
+            assert_eq!(r.seed, 42);
+            assert!(!r.reason.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        compare_answer(&idea, "", Some("auc"), None, None),
+        CompareAnswer::Need(_)
+    ));
+    assert!(matches!(
+        compare_answer(&idea, &control, None, None, None),
+        CompareAnswer::Need(_)
+    ));
+    match compare_answer(&idea, &control, Some("f1"), None, None) {
+        CompareAnswer::Error(e) => assert!(e.contains("f1"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match compare_answer("a,b\n1,2\n", &control, Some("auc"), None, None) {
+        CompareAnswer::Error(e) => assert!(!e.is_empty()),
+        other => panic!("{other:?}"),
+    }
+}
