@@ -549,12 +549,8 @@ fn every_kernel_rule_is_explained() {
 
 /// The `sh` block of the README (the documented pre-push hook).
 fn hook_script() -> String {
-    let doc =
-        std::fs::read_to_string(kgadvise_tests::workspace_root().join("README.md")).unwrap();
-    let start = doc
-        .find("```sh\n")
-        .expect("an ```sh block in README.md")
-        + "```sh\n".len();
+    let doc = std::fs::read_to_string(kgadvise_tests::workspace_root().join("README.md")).unwrap();
+    let start = doc.find("```sh\n").expect("an ```sh block in README.md") + "```sh\n".len();
     let len = doc[start..].find("```").unwrap();
     doc[start..start + len].to_string()
 }
