@@ -76,7 +76,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli: Cli = output::parse_cli();
     let result = match cli.command {
         Command::Matrix(args) => commands::matrix::run(args, &cli.global),
         Command::Defaults(args) => commands::defaults::run(args, &cli.global),

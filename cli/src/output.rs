@@ -46,6 +46,54 @@ impl Global {
     }
 }
 
+/// Parses the command line. Negative numbers are values (`--plannable -1` is then refused by the
+/// command's own check, which says what was expected, instead of "unexpected argument"); a parse error
+/// exits 2 as clap prints it and, with `--json`, also prints a `kgadvise.error/1` object on stdout.
+pub fn parse_cli<T: clap::Parser>() -> T {
+    let mut cmd = T::command().allow_negative_numbers(true);
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, |c| c.allow_negative_numbers(true));
+    }
+    let parsed = cmd.try_get_matches().and_then(|m| T::from_arg_matches(&m));
+    match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let shown = matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            );
+            if !shown && std::env::args().any(|a| a == "--json") {
+                let text = e.render().to_string();
+                // The message without clap's usage and help hints, on one line.
+                let lines: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| {
+                        !l.starts_with("Usage:") && !l.starts_with("For more information")
+                    })
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let joined = lines.join(" ");
+                let first = joined.trim_start_matches("error: ");
+                let obj = serde_json::json!({
+                    "schema": "kgadvise.error/1",
+                    "error": first,
+                    "findings": [],
+                });
+                println!("{obj}");
+            }
+            e.exit()
+        }
+    }
+}
+
 /// An error that ends the command: exit 2 (unusable input or usage) with a message that names the input
 /// and what was expected.
 #[derive(Debug)]

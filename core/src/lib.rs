@@ -7,6 +7,18 @@
 //!
 //! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
 //! [`registry::explain`].
+//!
+//! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (clippy runs with
+//! `-D warnings` in CI); the one deliberate panic is `rulebook()` on invalid EMBEDDED rules, a build defect.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 pub mod bench;
 pub mod cap;
@@ -22,6 +34,7 @@ pub mod report;
 pub mod rulebook;
 pub mod run_report;
 pub mod stats;
+pub mod text;
 pub mod tpu;
 pub mod verdict;
 pub mod when;

@@ -116,11 +116,7 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
     if text.trim().is_empty() {
         return Err(err(None, format!("the input is empty: {EXPECTED_FORMS}")));
     }
-    let odd = text
-        .chars()
-        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
-        .count();
-    if odd * 10 > text.chars().count() || text.contains('\0') {
+    if crate::text::looks_binary(text) {
         return Err(err(
             None,
             format!("binary data, not text: {EXPECTED_FORMS}"),
@@ -151,29 +147,7 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
 /// The text of an input's bytes: UTF-8 (a BOM dropped) or UTF-16 with a BOM (PowerShell's `>` writes
 /// UTF-16LE: `kaggle quota -v > quota.csv`); anything else is read lossily (bad bytes become U+FFFD).
 pub fn decode_text(bytes: &[u8]) -> String {
-    let utf16 = |rest: &[u8], le: bool| -> String {
-        let units: Vec<u16> = rest
-            .chunks_exact(2)
-            .map(|c| {
-                let pair = [
-                    c.first().copied().unwrap_or(0),
-                    c.get(1).copied().unwrap_or(0),
-                ];
-                if le {
-                    u16::from_le_bytes(pair)
-                } else {
-                    u16::from_be_bytes(pair)
-                }
-            })
-            .collect();
-        String::from_utf16_lossy(&units)
-    };
-    match bytes {
-        [0xFF, 0xFE, rest @ ..] => utf16(rest, true),
-        [0xFE, 0xFF, rest @ ..] => utf16(rest, false),
-        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
-    }
+    crate::text::decode_input(bytes).into_owned()
 }
 
 // ------------------------------------------------------------------ numbers
@@ -321,6 +295,28 @@ fn put(reading: &mut QuotaReading, resource: Resource, q: AcceleratorQuota, plac
 
 // ------------------------------------------------------------------ table and CSV
 
+/// The fields of one CSV line: commas inside double quotes belong to the field (`"2,42h"` is one field,
+/// so a decimal comma is reported as such), `""` is a quote; fields are trimmed and unquoted.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut cur).trim().to_string()),
+            _ => cur.push(c),
+        }
+    }
+    fields.push(cur.trim().to_string());
+    fields
+}
+
 fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let is_header = |l: &str| {
@@ -364,9 +360,7 @@ fn read_rows(text: &str) -> Result<QuotaReading, QuotaError> {
     };
     let split = |l: &str| -> Vec<String> {
         if csv {
-            l.split(',')
-                .map(|c| c.trim().trim_matches('"').to_string())
-                .collect()
+            csv_fields(l)
         } else {
             l.split_whitespace().map(str::to_string).collect()
         }
@@ -466,8 +460,9 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
         err(
             Some(e.line()),
             format!(
-                "column {}: not valid JSON ({e}); {EXPECTED_FORMS}",
-                e.column()
+                "column {}: not valid JSON ({}); {EXPECTED_FORMS}",
+                e.column(),
+                crate::kernel::metadata::serde_reason(&e)
             ),
         )
     })?;
@@ -514,7 +509,7 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
             } else {
                 return Err(err(
                     None,
-                    "a JSON object without gpuQuota/tpuQuota (API payload), used_h/remaining_h/total_h (kgkit gpu_quota.json) or resource (kaggle quota --format json)",
+                    "a JSON object without the keys of a quota: expected gpuQuota/tpuQuota (API payload), used_h/remaining_h/total_h (kgkit gpu_quota.json) or resource (kaggle quota --format json)",
                 ));
             }
         }
@@ -619,7 +614,7 @@ fn read_api(
             get(q, k)
                 .map(parse_duration_hours)
                 .transpose()
-                .map_err(|e| err(None, format!("`{name}.{}`: {e}", k[0])))
+                .map_err(|e| err(None, format!("`{name}.{}`: {e}", k.first().unwrap_or(&""))))
         };
         let used = dur(&["timeUsed", "time_used"])?.unwrap_or(0.0);
         let reserved = dur(&["timeReserved", "time_reserved"])?;
@@ -797,8 +792,9 @@ pub fn read_runs_log(text: &str) -> RunsLog {
             }
             Err(e) => {
                 log.diagnostics.push(format!(
-                    "line {n}, column {}: not JSON ({e}), skipped",
-                    e.column()
+                    "line {n}, column {}: not JSON ({}), skipped; expected one JSON object per line",
+                    e.column(),
+                    crate::kernel::metadata::serde_reason(&e)
                 ));
                 continue;
             }

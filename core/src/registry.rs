@@ -41,7 +41,7 @@ impl std::fmt::Display for UnknownRule {
         if self.suggestions.is_empty() {
             write!(
                 f,
-                "; rule codes look like KH001, entries like matrix.bf16.t4x2 (see docs/rules.md)"
+                "; expected a rule code like KH001 or an entry like matrix.bf16.t4x2 (kgadvise explain --list, docs/rules.md)"
             )
         } else {
             write!(f, "; did you mean: {}", self.suggestions.join(", "))
@@ -339,7 +339,7 @@ mod tests {
             "{e}"
         );
         let e = explain("zzz").unwrap_err();
-        assert!(e.to_string().contains("rule codes look like KH001"));
+        assert!(e.to_string().contains("expected a rule code like KH001"));
     }
 
     #[test]

@@ -341,6 +341,8 @@ pub struct RuleBook {
 
 /// The embedded rule book, parsed once. The data is compiled in and validated by the test suite
 /// (`rulebook::tests`), so a failure here is a build defect, not a user error.
+// The one deliberate panic of core: invalid EMBEDDED data is a build defect, never user input.
+#[allow(clippy::panic)]
 pub fn rulebook() -> &'static RuleBook {
     static BOOK: OnceLock<RuleBook> = OnceLock::new();
     BOOK.get_or_init(|| match RuleBook::from_sources(EMBEDDED) {
@@ -647,11 +649,12 @@ impl RuleBook {
 }
 
 fn is_rule_code(id: &str) -> bool {
-    let b = id.as_bytes();
-    b.len() == 5
-        && b[0] == b'K'
-        && b[1].is_ascii_uppercase()
-        && b[2..].iter().all(u8::is_ascii_digit)
+    match id.as_bytes() {
+        [b'K', area, digits @ ..] => {
+            area.is_ascii_uppercase() && digits.len() == 3 && digits.iter().all(u8::is_ascii_digit)
+        }
+        _ => false,
+    }
 }
 
 fn join(set: &BTreeSet<&str>) -> String {
@@ -704,10 +707,12 @@ impl Thresholds {
                     names.join(", ")
                 ));
             }
-            let parsed: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("--set `{pair}`: `{}` is not a number", value.trim()))?;
+            let parsed: f64 = value.trim().parse().map_err(|_| {
+                format!(
+                    "--set `{pair}`: `{}` is not a number; expected name=number",
+                    value.trim()
+                )
+            })?;
             if !parsed.is_finite() {
                 return Err(format!("--set `{pair}`: the value must be a finite number"));
             }

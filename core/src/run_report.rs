@@ -285,18 +285,27 @@ pub fn collect(
     today: NaiveDate,
     thresholds: &Thresholds,
 ) -> Result<CollectReport, RunReportError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.contains(&0) {
-        return Err(err(
-            "binary data (a NUL byte); expected kgkit's kg_run.json",
-        ));
-    }
-    let text_in = std::str::from_utf8(bytes).map_err(|e| {
-        err(format!(
-            "not UTF-8 text (byte offset {}); expected kgkit's kg_run.json",
-            e.valid_up_to()
-        ))
+    // UTF-8 or UTF-16 (PowerShell's `>`), a BOM dropped: one decoder for every input.
+    let binary = || err("binary data (a NUL byte); expected kgkit's kg_run.json");
+    let decoded = crate::text::decode_strict(bytes).map_err(|e| {
+        if e.encoding == crate::text::Encoding::Utf8 && bytes.contains(&0) {
+            binary()
+        } else {
+            RunReportError {
+                line: Some(e.line),
+                column: None,
+                message: format!(
+                    "not {} text (byte offset {}); expected kgkit's kg_run.json",
+                    e.encoding.name(),
+                    e.offset
+                ),
+            }
+        }
     })?;
+    if decoded.contains('\0') {
+        return Err(binary());
+    }
+    let text_in: &str = &decoded;
     if text_in.trim().is_empty() {
         return Err(err(
             "the file is empty; expected kgkit's kg_run.json (an object with a `jobs` list)",

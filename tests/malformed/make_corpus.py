@@ -99,7 +99,6 @@ put("quota", "kgkit-cache-missing-fields.json", '{"used_h": 3.5}')
 put("quota", "kgkit-cache-bad-fetched.json", '{"used_h": 3.5, "remaining_h": 26.5, "total_h": 30, "refresh_at": null, "fetched_at": "last week"}')
 put("quota", "table-truncated.txt", "resource  used   remaining  total   refreshAt            \n--------  -----  ---------  ------  -------------------  \nGPU       2.42h  27.5")
 put("quota", "prose.txt", "I think I have about ten hours left this week?\n")
-put("quota", "runs-garbage.jsonl", "not json\n{\"status\": 5}\n")
 
 # ---------------------------------------------------------------- kernel metadata (check)
 put("kernel", "empty.json", b"")
@@ -140,4 +139,54 @@ put("collect", "truncated.json", '{"jobs": [{"name": "a", "folds": [0, 1], "fold
 put("collect", "wrong-types.json", '{"jobs": "all of them", "gpus": "two", "elapsed_s": "long"}')
 put("collect", "array.json", "[1, 2, 3]")
 put("bench-history", "garbage.jsonl", "hello\n{\"name\": 5}\n\n\x00\x01\n")
+
+# ---------------------------------------------------------------- more quota forms
+put("quota", "csv-decimal-comma.csv", "resource,used,remaining,total,refreshAt\r\nGPU,\"2,42h\",\"27,58h\",\"30,00h\",2026-09-19T00:00:00\r\n")
+put("quota", "csv-nan-hours.csv", "resource,used,remaining,total,refreshAt\nGPU,NaN,NaN,NaN,2026-09-19T00:00:00\n")
+put("quota", "csv-over-a-week.csv", "resource,used,remaining,total,refreshAt\nGPU,2.00h,500.00h,502.00h,2026-09-19T00:00:00\n")
+put("quota", "csv-local-date-format.csv", "resource,used,remaining,total,refreshAt\nGPU,2.42h,27.58h,30.00h,9/19/2026 12:00:00 AM\n")
+put("quota", "csv-utf16be.csv", b"\xfe\xff" + "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,2026-09-19T00:00:00\r\n".encode("utf-16-be"))
+put("quota", "csv-utf16le-no-bom.csv", "resource,used,remaining,total,refreshAt\r\nGPU,2.42h,27.58h,30.00h,2026-09-19T00:00:00\r\n".encode("utf-16-le"))
+put("quota", "csv-repeated-gpu-rows.csv", "resource,used,remaining,total,refreshAt\nGPU,2.00h,28.00h,30.00h,2026-09-19T00:00:00\nGPU,5.00h,25.00h,30.00h,2026-09-19T00:00:00\n")
+put("quota", "table-NA-everywhere.txt", "resource  used   remaining  total   refreshAt\n--------  -----  ---------  ------  ---------\nGPU       N/A    N/A        N/A     N/A\n")
+put("quota", "json-object-not-quota.json", '{"hello": "world"}')
+put("quota", "json-deeply-nested.json", "[" * 5000 + "]" * 5000)
+put("quota", "html-login-page.html", "<!DOCTYPE html><html><head><title>Sign in | Kaggle</title></head><body></body></html>\n")
+put("quota", "kernel-metadata-instead.json", real("kernel-metadata/cube555-2xT4_machine_shape-NvidiaTeslaT4_Erlemar.json"))
+
+# ---------------------------------------------------------------- kgkit runs log (quota --runs)
+put("runs", "garbage.jsonl", "not json\n{\"status\": 5}\n")
+put("runs", "empty.jsonl", b"")
+put("runs", "binary.bin", bytes(rng.randrange(256) for _ in range(1024)))
+put("runs", "bad-times.jsonl", '{"kernel": "me/a", "status": "running", "pushed_at": "yesterday", "hours": 5}\n{"kernel": "me/b", "status": "running", "pushed_at": "2026-11-30T09:00:00Z", "hours": 2}\n')
+put("runs", "negative-hours.jsonl", '{"kernel": "me/a", "status": "running", "pushed_at": "2026-11-30T09:00:00Z", "hours": -3}\n')
+put("runs", "truncated-last-line.jsonl", '{"kernel": "me/a", "status": "running", "pushed_at": "2026-11-30T09:00:00Z", "hours": 2}\n{"kernel": "me/b", "sta')
+put("runs", "array-line.jsonl", '[1, 2]\n{"kernel": "me/a", "status": "queued", "pushed_at": "2026-11-30T09:00:00Z"}\n')
+put("runs", "crlf-bom.jsonl", b"\xef\xbb\xbf" + b'{"kernel": "me/a", "status": "running", "pushed_at": "2026-11-30T09:00:00Z", "hours": 2}\r\n')
+put("runs", "utf16le.jsonl", b"\xff\xfe" + '{"kernel": "me/a", "status": "running", "pushed_at": "2026-11-30T09:00:00Z", "hours": 2}\n'.encode("utf-16-le"))
+
+# ---------------------------------------------------------------- more kernel metadata
+put("kernel", "utf16be.json", b"\xfe\xff" + json.dumps({"id": "me/x-kernel", "title": "X kernel"}).encode("utf-16-be"))
+put("kernel", "utf16le-odd-length.json", (b"\xff\xfe" + json.dumps({"id": "me/x-kernel"}).encode("utf-16-le"))[:-1])
+put("kernel", "latin1.json", '{"id": "me/caf\u00e9", "title": "Caf\u00e9"}'.encode("latin-1"))
+put("kernel", "nan-and-huge-numbers.json", '{"id": "me/x-kernel", "title": "X kernel", "id_no": 1e400, "enable_gpu": NaN}')
+put("kernel", "trailing-comma.json", '{"id": "me/x-kernel", "title": "X kernel",}')
+put("kernel", "null.json", "null")
+
+# ---------------------------------------------------------------- kernel folders (check DIR): the code file
+def folder(name, meta, files):
+    d = os.path.join("kernel-folder", name)
+    put(d, "kernel-metadata.json", json.dumps(meta, indent=2))
+    for fname, data in files.items():
+        put(d, fname, data)
+META = {"id": "me/train-kernel", "title": "Train kernel", "code_file": "train.py", "language": "python",
+        "kernel_type": "script", "is_private": True, "enable_gpu": False, "enable_internet": True}
+folder("zero-byte-code", META, {"train.py": b""})
+folder("binary-code", META, {"train.py": bytes(rng.randrange(256) for _ in range(2048))})
+folder("truncated-notebook", dict(META, code_file="nb.ipynb", kernel_type="notebook"), {"nb.ipynb": '{"cells": [{"cell_type": "code", "source": ["print(1)"], "outp'})
+folder("notebook-cells-not-a-list", dict(META, code_file="nb.ipynb", kernel_type="notebook"), {"nb.ipynb": '{"cells": {"a": 1}, "nbformat": 4}'})
+folder("utf16-metadata-and-code", META, {"train.py": b"\xff\xfe" + "print('hi')\n".encode("utf-16-le")})
+put(os.path.join("kernel-folder", "utf16-metadata-and-code"), "kernel-metadata.json", b"\xff\xfe" + json.dumps(META).encode("utf-16-le"))
+folder("code-file-missing", dict(META, code_file="nowhere/train.py"), {})
+folder("code-file-absolute", dict(META, code_file="/definitely/not/here.py"), {})
 print("corpus written")

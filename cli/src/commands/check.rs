@@ -132,11 +132,14 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         let len = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
         if len > limit {
             return Err(CliError::usage(format!(
-                "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes) [KM001]"
+                "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json [KM001]"
             )));
         }
-        let bytes = std::fs::read(&file)
-            .map_err(|e| CliError::usage(format!("{name}: cannot read: {e}")))?;
+        let bytes = std::fs::read(&file).map_err(|e| {
+            CliError::usage(format!(
+                "{name}: cannot read: {e}; expected a readable kernel-metadata.json"
+            ))
+        })?;
         let folder = file
             .parent()
             .map(Path::to_path_buf)

@@ -54,21 +54,23 @@ pub struct Args {
 
 /// Reads a file, or stdin for `-`; a failure names the flag and the path.
 pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
-    if path == "-" {
-        let mut s = String::new();
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .map_err(|e| CliError::usage(format!("{flag} -: cannot read stdin: {e}")))?;
-        return Ok(s);
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::usage(format!("{flag} {path}: cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        CliError::usage(format!(
-            "{flag} {path}: not UTF-8 text (byte {}); expected a CSV/JSON text file",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+        b
+    } else {
+        std::fs::read(path).map_err(|e| {
+            CliError::usage(format!(
+                "{flag} {path}: cannot read: {e}; expected a readable CSV/JSON file (- for stdin)"
+            ))
+        })?
+    };
+    // UTF-8 or UTF-16 (PowerShell's `>`), a BOM dropped: the decoder of every input.
+    kgadvise_core::text::decode_strict(&bytes)
+        .map(|t| t.into_owned())
+        .map_err(|e| CliError::usage(format!("{flag} {path}: {e}; expected a CSV/JSON text file")))
 }
 
 pub fn input_error(e: InputError) -> CliError {
@@ -76,6 +78,8 @@ pub fn input_error(e: InputError) -> CliError {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     let metric = Metric::parse(&args.metric)?;
     if args.idea == "-" && args.control == "-" {
@@ -99,7 +103,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     if resamples < 2 {
         return Err(CliError::usage(format!(
-            "--resamples {resamples}: need at least 2 resamples to estimate an se"
+            "--resamples {resamples}: expected at least 2 resamples (to estimate an se)"
         )));
     }
     let paired = compare::pair(&idea, &control, &args.idea, &args.control).map_err(input_error)?;
@@ -118,7 +122,13 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         baseline_fold_scores,
         threads,
     };
-    let report = compare::compare(&paired, &opts, &thresholds).map_err(input_error)?;
+    // The metric's errors are about the rows of both files: name them.
+    let report = compare::compare(&paired, &opts, &thresholds).map_err(|e| {
+        CliError::usage(format!(
+            "--idea {} / --control {}: {}",
+            args.idea, args.control, e.message
+        ))
+    })?;
     emit(&report, global, human)
 }
 

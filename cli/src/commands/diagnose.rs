@@ -100,8 +100,11 @@ impl InputArgs {
 
 /// Diagnoses a reader line by line (memory independent of its length).
 pub fn diagnose_reader<R: Read>(r: R, name: &str, d: &mut Diagnoser) -> Result<(), CliError> {
-    crate::lines::for_each_line(r, |l| d.feed_line(l))
-        .map_err(|e| CliError::usage(format!("cannot read {name}: {e}")))
+    crate::lines::for_each_line(r, |l| d.feed_line(l)).map_err(|e| {
+        CliError::usage(format!(
+            "cannot read {name}: {e}; expected nvidia-smi output (a file, or - for stdin)"
+        ))
+    })
 }
 
 /// Files at least this large are read by parallel workers once the parser is in a CSV layout.
@@ -151,7 +154,11 @@ pub fn diagnose_file_parallel(
     d: &mut Diagnoser,
     threads: usize,
 ) -> Result<(), CliError> {
-    let err = |e: std::io::Error| CliError::usage(format!("cannot read {name}: {e}"));
+    let err = |e: std::io::Error| {
+        CliError::usage(format!(
+            "cannot read {name}: {e}; expected nvidia-smi output (a file, or - for stdin)"
+        ))
+    };
     let mut carry: Vec<u8> = Vec::new();
     let mut eof = false;
     while !eof || !carry.is_empty() {
@@ -234,6 +241,8 @@ pub fn diagnose_file_parallel(
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     let opts = args.input.parse_options()?;
     let inputs = args.input.inputs()?;
@@ -243,8 +252,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         Some("-") => diagnose_reader(std::io::stdin().lock(), "stdin", &mut d)?,
         Some(path) => {
             let open = || {
-                std::fs::File::open(path)
-                    .map_err(|e| CliError::usage(format!("cannot open {path}: {e}")))
+                std::fs::File::open(path).map_err(|e| {
+                    CliError::usage(format!(
+                        "cannot open {path}: {e}; expected an nvidia-smi log file (or - for stdin)"
+                    ))
+                })
             };
             let mut f = open()?;
             let big = f

@@ -27,6 +27,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // The global flags are checked even where they change nothing: a bad --now or --set is refused.
+    global.now()?;
+    global.thresholds()?;
     let mut out = std::io::stdout().lock();
     if args.all_markdown {
         let _ = write!(out, "{}", registry::render_rules_markdown());

@@ -21,6 +21,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     let text = read_text("FILE", &args.file)?;
     let report = fidelity::fidelity(&text, &args.file, &thresholds).map_err(input_error)?;

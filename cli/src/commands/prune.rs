@@ -37,6 +37,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     let thresholds = global.thresholds()?;
     if let Some(m) = args.margin
         && !(m.is_finite() && m >= 0.0)

@@ -48,8 +48,11 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
             .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
         return Ok(quota::decode_text(&buf));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| CliError::usage(format!("{path}: cannot read: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        CliError::usage(format!(
+            "{path}: cannot read: {e}; expected a readable text file (- for stdin)"
+        ))
+    })?;
     Ok(quota::decode_text(&bytes))
 }
 

@@ -31,11 +31,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // --now changes nothing here, but a bad one is refused like everywhere.
+    global.now()?;
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError::usage(format!(
             "--seconds {}: expected a positive number",
             args.seconds
         )));
+    }
+    if args.interval_ms == 0 {
+        return Err(CliError::usage(
+            "--interval-ms 0: expected a positive number of milliseconds",
+        ));
     }
     let thresholds = global.thresholds()?;
     let opts = args.input.parse_options()?;

@@ -149,24 +149,30 @@ pub fn parse_metadata(
             bytes.len()
         )));
     }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Some(pos) = bytes.iter().position(|b| *b == 0) {
-        return Err(err(format!(
-            "binary data (a NUL byte at offset {pos}); expected kernel-metadata.json text"
-        )));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let upto = bytes.get(..e.valid_up_to()).unwrap_or_default();
-        let line = upto.iter().filter(|b| **b == b'\n').count() + 1;
-        MetadataError {
-            line: Some(line),
-            column: None,
-            message: format!(
-                "not UTF-8 text (byte offset {}); expected kernel-metadata.json",
-                e.valid_up_to()
-            ),
+    // UTF-8 or UTF-16 (PowerShell's `>` writes UTF-16LE), a BOM dropped: one decoder for every input.
+    let binary = |pos: usize| {
+        err(format!(
+            "binary data (a NUL at offset {pos}); expected kernel-metadata.json text"
+        ))
+    };
+    let text = crate::text::decode_strict(bytes).map_err(|e| {
+        match bytes.iter().position(|b| *b == 0) {
+            Some(pos) if e.encoding == crate::text::Encoding::Utf8 => binary(pos),
+            _ => MetadataError {
+                line: Some(e.line),
+                column: None,
+                message: format!(
+                    "not {} text (byte offset {}); expected kernel-metadata.json",
+                    e.encoding.name(),
+                    e.offset
+                ),
+            },
         }
     })?;
+    if let Some(pos) = text.find('\0') {
+        return Err(binary(pos));
+    }
+    let text: &str = &text;
     if text.trim().is_empty() {
         return Err(err(
             "the file is empty; expected a JSON object like {\"id\": \"owner/slug\", ...}",
@@ -188,7 +194,7 @@ pub fn parse_metadata(
     };
     if map.contains_key("cells") || map.contains_key("nbformat") {
         return Err(err(
-            "this is a Jupyter notebook, not kernel metadata; pass the kernel folder or its kernel-metadata.json",
+            "this is a Jupyter notebook, not kernel metadata; expected the kernel folder or its kernel-metadata.json",
         ));
     }
     let api = !KNOWN_KEYS

@@ -468,7 +468,7 @@ pub fn check(
         ));
     }
 
-    // ---- code file (KM016, KM017, KM024)
+    // ---- code file (KM016, KM017, KM024, KM027)
     let mut code_bytes = None;
     let mut analysis = None;
     if let Some(cf) = &meta.code_file
@@ -494,6 +494,17 @@ pub fn check(
                 thresholds.get("threshold.kernel.long-line-bytes").max(1.0) as u64,
             );
             code_bytes = Some(a.bytes);
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                findings.push(Finding::from_rule(
+                    "KM027",
+                    format!(
+                        "code_file \"{}\" is {} bytes{}",
+                        meta.code_file.clone().unwrap_or_default(),
+                        a.bytes,
+                        if a.bytes > 0 { ", all blank" } else { "" }
+                    ),
+                ));
+            }
             let limit = fact("fact.kernel.code-file-max-bytes");
             used.push("fact.kernel.code-file-max-bytes".into());
             if a.bytes as f64 >= limit {

@@ -227,3 +227,45 @@ fn the_stored_shape_key_appears_once() {
     let text = serde_json::to_string(&r).unwrap_or_default();
     assert_eq!(text.matches("\"machine_shape\"").count(), 1, "{text}");
 }
+
+#[test]
+fn utf16_metadata_reads_like_utf8_and_binary_is_refused() {
+    let t = Thresholds::defaults();
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(GOOD.encode_utf16().flat_map(u16::to_le_bytes));
+    let from_utf16 = parse_metadata(&le, &t).unwrap();
+    assert_eq!(from_utf16, parse_metadata(GOOD.as_bytes(), &t).unwrap());
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(GOOD.encode_utf16().flat_map(u16::to_be_bytes));
+    assert_eq!(
+        parse_metadata(&be, &t).unwrap().id.as_deref(),
+        Some("alice/train-fold0")
+    );
+    // A NUL in UTF-8 bytes, a NUL character in UTF-16, bad UTF-8 on line 2.
+    let e = parse_metadata(b"{\"id\": \x00}", &t).unwrap_err();
+    assert!(e.message.contains("binary data"), "{e}");
+    let mut nul16 = vec![0xFF, 0xFE];
+    nul16.extend("{\"id\": \0}".encode_utf16().flat_map(u16::to_le_bytes));
+    assert!(
+        parse_metadata(&nul16, &t)
+            .unwrap_err()
+            .message
+            .contains("binary data")
+    );
+    let e = parse_metadata(b"{\n\"id\": \"\xC3\"}", &t).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.contains("not UTF-8 text"), "{e}");
+}
+
+#[test]
+fn an_empty_or_blank_code_file_is_km027() {
+    let opts = CheckOptions::default();
+    for (bytes, fires) in [
+        (&b""[..], true),
+        (b" \n\t\r\n", true),
+        (b"print(1)\n", false),
+    ] {
+        let r = run(GOOD, CodeFile::Present { bytes }, &opts);
+        assert_eq!(rules_of(&r).contains(&"KM027"), fires, "{bytes:?}");
+    }
+}

@@ -92,6 +92,7 @@ fn is_plausible_field(name: &str) -> bool {
 
 /// The position of the next `,` at or after `from` (or the length): eight bytes at a time (SWAR).
 #[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn find_comma(b: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -144,6 +145,7 @@ impl CsvState {
     /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.mmm`, with the date's day number cached (it changes once a
     /// day); any other form through [`parse_timestamp`].
     #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
     fn timestamp(&mut self, cell: &str) -> Option<f64> {
         let b = cell.as_bytes();
         if b.len() >= 19
@@ -369,6 +371,7 @@ impl CsvState {
 
     /// Reads a data row of this layout. Allocation-free.
     #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
     pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
         let first = line.as_bytes().first().copied();
         if first.is_none_or(|c| c.is_ascii_whitespace()) && line.trim().is_empty() {

@@ -749,6 +749,7 @@ pub fn is_no_value(cell: &str) -> bool {
 /// The number at the start of a cell, with an optional unit after it (`38 %`, `22.89 W`, `15360MiB`).
 /// `None` for "no value" cells and for text.
 #[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 pub fn parse_num(cell: &str) -> Option<f64> {
     let b = cell.as_bytes();
     let mut i = 0;
@@ -823,6 +824,7 @@ fn digits(b: &[u8], from: usize, n: usize) -> Option<u32> {
 /// Timestamps of samples: nvidia-smi's `YYYY/MM/DD HH:MM:SS.mmm` (local, no zone), ISO 8601 with `-`,
 /// `T`, a fraction and an optional zone (`Z`, `+08:00`) as wrappers write, or dmon's `YYYYMMDD HH:MM:SS`.
 /// Seconds since 1970 on the input's clock (a zone, when given, is applied).
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 pub fn parse_timestamp(s: &str) -> Option<f64> {
     let s = s.trim();
     let b = s.as_bytes();
@@ -892,6 +894,7 @@ pub fn parse_timestamp(s: &str) -> Option<f64> {
 
 /// The date line nvidia-smi prints above its table (and `-q`'s Timestamp value):
 /// `Mon Sep 28 13:03:31 2026`, day of month space-padded.
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 pub fn parse_date_line(s: &str) -> Option<f64> {
     let parts: Vec<&str> = s.split_whitespace().collect();
     if parts.len() != 5 {
@@ -922,32 +925,11 @@ pub fn parse_date_line(s: &str) -> Option<f64> {
 
 // ----- decoding ---------------------------------------------------------------------------------------
 
-/// Text of an input given as bytes: UTF-16 LE/BE with a BOM (PowerShell redirection) is decoded, a UTF-8
-/// BOM dropped, invalid UTF-8 replaced (the parser then reports those lines).
+/// Text of an input given as bytes: [`crate::text::decode_input`], the decoder of every input (UTF-16 LE/BE
+/// from PowerShell redirection, with or without BOM; a UTF-8 BOM dropped; invalid bytes replaced, and the
+/// parser then reports those lines).
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
-        return Cow::Owned(decode_utf16(rest, true));
-    }
-    if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
-        return Cow::Owned(decode_utf16(rest, false));
-    }
-    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    String::from_utf8_lossy(bytes)
-}
-
-/// UTF-16 without BOM; an odd trailing byte is dropped, unpaired surrogates become U+FFFD.
-pub fn decode_utf16(bytes: &[u8], little_endian: bool) -> String {
-    let units = bytes.chunks_exact(2).map(|c| {
-        let pair = [c[0], c.get(1).copied().unwrap_or(0)];
-        if little_endian {
-            u16::from_le_bytes(pair)
-        } else {
-            u16::from_be_bytes(pair)
-        }
-    });
-    char::decode_utf16(units)
-        .map(|r| r.unwrap_or('\u{FFFD}'))
-        .collect()
+    crate::text::decode_input(bytes)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ fn has_bus_id(cell: &str) -> bool {
 }
 
 impl TableState {
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
     pub fn line(
         &mut self,
         line: &str,

@@ -619,3 +619,16 @@ fn a_normal_quota_fires_no_warning() {
         );
     }
 }
+
+#[test]
+fn quoted_csv_fields_keep_their_commas() {
+    assert_eq!(
+        csv_fields(r#"GPU, "2,42h" ,"a ""b""",x"#),
+        vec!["GPU", "2,42h", r#"a "b""#, "x"]
+    );
+    assert_eq!(csv_fields(""), vec![""]);
+    let e = read_quota("resource,used,remaining,total,refreshAt\nGPU,\"2,42h\",\"27,58h\",\"30,00h\",2026-09-19T00:00:00\n")
+        .unwrap_err();
+    assert!(e.message.contains("`2,42h` is not hours"), "{e:?}");
+    assert_eq!(e.line, Some(2));
+}

@@ -369,22 +369,22 @@ fn metric_error(e: MetricError, metric: Metric, labels: &RowLabels, what: &str) 
     InputError::new(match e {
         MetricError::NotBinary(i, v) => {
             format!(
-                "{}: y_true is {v}, but {} needs 0/1 labels",
+                "{}: y_true is {v}, but {} needs 0/1 labels (expected 0 or 1)",
                 label(i),
                 metric.as_str()
             )
         }
         MetricError::NotProbability(i, v) => {
             format!(
-                "{}: the {what} predicts {v}, but logloss needs probabilities in [0, 1]",
+                "{}: the {what} predicts {v}, but logloss needs probabilities (expected a value in [0, 1])",
                 label(i)
             )
         }
         MetricError::OneClass(pos, neg) => format!(
             "auc needs both classes in y_true, but the rows hold {pos} positive(s) and {neg} negative(s): AUC is \
-             undefined; compare with logloss or accuracy, or on more rows"
+             undefined; expected both 0 and 1 in y_true (or compare with logloss or accuracy, or on more rows)"
         ),
-        MetricError::Empty => "no rows to compare".to_string(),
+        MetricError::Empty => "no rows to compare; expected y_true,y_pred rows".to_string(),
     })
 }
 
@@ -640,7 +640,9 @@ pub fn compare(
     let sign = metric.sign();
     let n = paired.y_true.len();
     if n == 0 {
-        return Err(InputError::new("no rows to compare"));
+        return Err(InputError::new(
+            "no rows to compare; expected y_true,y_pred rows",
+        ));
     }
     let idea = Prepared::new(metric, &paired.y_true, &paired.idea)
         .map_err(|e| metric_error(e, metric, &paired.label, "idea"))?;

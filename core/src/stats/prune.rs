@@ -120,7 +120,7 @@ fn check_curve(c: &Curve, name: &str) -> Result<(), InputError> {
 /// Parses a curve JSON (one object, or a list of objects for the baseline's folds).
 pub fn read_curves(text: &str, name: &str) -> Result<Vec<Curve>, InputError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        InputError::new(format!("{name}: line {} column {}: not JSON ({e}); expected a kgkit curve {{fold, epochs, greater_is_better, points}}", e.line(), e.column()))
+        InputError::new(format!("{name}: line {} column {}: not JSON ({}); expected a kgkit curve {{fold, epochs, greater_is_better, points}}", e.line(), e.column(), crate::kernel::metadata::serde_reason(&e)))
     })?;
     let items = match value {
         serde_json::Value::Array(items) => items,

@@ -185,7 +185,10 @@ pub fn read_predictions(text: &str, name: &str) -> Result<Predictions, InputErro
         } else {
             String::new()
         };
-        return Err(InputError::new(format!("{name}: {}{more}", bad.join("; "))));
+        return Err(InputError::new(format!(
+            "{name}: {}{more}; expected a number in every y_true and y_pred cell",
+            bad.join("; ")
+        )));
     }
     if p.is_empty() {
         return Err(InputError::new(format!(
