@@ -79,6 +79,15 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
                 args.history_file
             )));
         }
+        if let (true, Some(first)) = (records.is_empty(), problems.first()) {
+            return Err(CliError::usage(format!(
+                "{}: no bench record could be read ({} bad lines); line {}: {}",
+                args.history_file,
+                problems.len(),
+                first.line,
+                first.message
+            )));
+        }
         let report = bench::history(&records, problems, args.name.as_deref(), &thresholds);
         return emit(&report, global, human_history);
     }
