@@ -43,8 +43,10 @@ test('parity: matrix, defaults and worth-gpu', async () => {
     const { page, check } = await openPage(browser, new URL(link).search);
     if (args[0] === 'matrix') {
       // the single cell's answer carries its support value
-      await page.waitForFunction(() => /\bno\b/.test(document.querySelector('#answer')?.textContent ?? ''));
+      await page.waitForSelector('#answer .cell-card .verdict span');
+      assert.equal((await page.textContent('#answer .cell-card .verdict span')).trim(), json.support);
       assert.equal(json.support, 'no');
+      assert.deepEqual(await pageRules(page), ruleSet(json));
     } else {
       assert.deepEqual(await pageRules(page), ruleSet(json), args.join(' '));
     }
