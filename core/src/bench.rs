@@ -186,6 +186,19 @@ pub fn changed_settings(before: &str, after: &str) -> Vec<Change> {
         .collect()
 }
 
+/// The changes as one line for a finding's evidence (`--bs: 64 -> 128; env:AMP: 0 -> 1`).
+fn describe_changes(changes: &[Change]) -> String {
+    if changes.is_empty() {
+        return "nothing in the command changed (noise, or a change outside the command)"
+            .to_string();
+    }
+    changes
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Speed-up of `current` against `reference` (>1 = faster). None when a wall time is not positive.
 pub fn speedup(reference_wall_s: f64, current_wall_s: f64) -> Option<f64> {
     (reference_wall_s > 0.0
@@ -298,16 +311,7 @@ pub fn history(
             && s < slower
             && !failed
         {
-            let what = if changed.is_empty() {
-                "nothing in the command changed (noise, or a change outside the command)"
-                    .to_string()
-            } else {
-                changed
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
+            let what = describe_changes(&changed);
             findings.push(Finding::from_rule(
                 "KB001",
                 format!(
@@ -324,11 +328,7 @@ pub fn history(
                     r.name,
                     r.time,
                     changed.len(),
-                    changed
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
+                    describe_changes(&changed)
                 ),
             ));
         }
@@ -632,15 +632,7 @@ pub fn bench_report(
         && s < slower
         && f.exit_code == Some(0)
     {
-        let what = if changed_vs_previous.is_empty() {
-            "nothing in the command changed".to_string()
-        } else {
-            changed_vs_previous
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
+        let what = describe_changes(&changed_vs_previous);
         findings.push(Finding::from_rule(
             "KB001",
             format!(
@@ -656,11 +648,7 @@ pub fn bench_report(
             format!(
                 "{} settings changed since the previous bench of {name}: {}",
                 changed_vs_previous.len(),
-                changed_vs_previous
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                describe_changes(&changed_vs_previous)
             ),
         ));
         rules.push("KB004".into());
