@@ -465,6 +465,61 @@ pub fn plan(
     })
 }
 
+impl Budget {
+    /// The budget in one sentence, as the CLI and the page show it:
+    /// `11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the
+    /// final week (final models and inference kernels), explore with 41 h.` In the final week every hour
+    /// goes to the final models.
+    pub fn sentence(&self, deadline: &str, final_week: bool) -> String {
+        let mut s = format!(
+            "{} h now + {} weekly reset{} x {} h = {} {}-hours until {}",
+            fmt_h(self.plannable_now),
+            self.resets_before_deadline,
+            if self.resets_before_deadline == 1 {
+                ""
+            } else {
+                "s"
+            },
+            fmt_h(self.weekly_hours),
+            fmt_h(self.total_hours),
+            self.accelerator,
+            crate::when::display_utc(deadline)
+        );
+        if final_week {
+            s.push_str(&format!(
+                "; all {} h go to final models and inference kernels.",
+                fmt_h(self.total_hours)
+            ));
+        } else {
+            s.push_str(&format!(
+                "; keep {} h for the final week (final models and inference kernels), explore with {} h.",
+                fmt_h(self.final_reserve_hours),
+                fmt_h(self.exploration_hours)
+            ));
+        }
+        s
+    }
+}
+
+impl PlanReport {
+    /// The GPU part of the plan as a [`Budget`] (the report keeps its numbers at the top level for the
+    /// JSON contract; the TPU part is `tpu_budget`).
+    pub fn gpu_budget(&self) -> Budget {
+        Budget {
+            accelerator: "GPU",
+            plannable_now: self.plannable_now,
+            next_reset: String::new(),
+            resets_before_deadline: self.resets_before_deadline,
+            weekly_hours: self.weekly_hours,
+            total_hours: self.total_hours,
+            final_reserve_hours: self.final_reserve_hours,
+            exploration_hours: self.exploration_hours,
+            use_it_or_lose_it: self.use_it_or_lose_it,
+            weeks: Vec::new(),
+        }
+    }
+}
+
 /// Hours for text: at most two decimals, trailing zeros dropped (0.75, 4.8, 30).
 pub fn fmt_h(h: f64) -> String {
     let s = format!("{:.2}", round2(h));

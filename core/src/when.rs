@@ -51,6 +51,26 @@ pub fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// `2026-12-05T00:00:00Z` (or any RFC 3339 offset) → `2026-12-05 00:00 UTC`, the form of times in human
+/// output on every surface; text that is not RFC 3339 is shown as it came.
+pub fn display_utc(rfc3339: &str) -> String {
+    use chrono::{Datelike, Timelike};
+    match DateTime::parse_from_rfc3339(rfc3339) {
+        Ok(t) => {
+            let t = t.with_timezone(&Utc);
+            format!(
+                "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+                t.year(),
+                t.month(),
+                t.day(),
+                t.hour(),
+                t.minute()
+            )
+        }
+        Err(_) => rfc3339.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +87,15 @@ mod tests {
         assert_eq!(rfc3339(d), "2026-09-19T00:00:00Z");
         let e = parse_time("20/12/2026", DateRole::Deadline).unwrap_err();
         assert!(e.contains("expected RFC 3339"), "{e}");
+    }
+
+    #[test]
+    fn display() {
+        assert_eq!(display_utc("2026-12-05T00:00:00Z"), "2026-12-05 00:00 UTC");
+        assert_eq!(
+            display_utc("2026-12-01T08:30:00+02:00"),
+            "2026-12-01 06:30 UTC"
+        );
+        assert_eq!(display_utc("next Saturday"), "next Saturday");
     }
 }

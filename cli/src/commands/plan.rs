@@ -1,11 +1,12 @@
 use std::process::ExitCode;
 
-use kgadvise_core::plan::{self, Budget, FoldCost, PlanReport, fmt_h};
+use kgadvise_core::plan::{self, FoldCost, PlanReport, fmt_h};
 use kgadvise_core::quota::{self, Observed};
 use kgadvise_core::when::{DateRole, parse_time};
 
-use crate::commands::quota::{human_time, load};
+use crate::commands::quota::load;
 use crate::output::{CliError, Global, emit, render_findings, table};
+use kgadvise_core::when::display_utc;
 
 const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --refresh-at 2026-12-05T00:00:00
@@ -180,61 +181,20 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     Ok(code)
 }
 
-fn budget_sentence(b: &Budget, deadline: &str, in_final: bool) -> String {
-    let unit = format!("{}-hours", b.accelerator);
-    let mut s = format!(
-        "{} h now + {} weekly reset{} x {} h = {} {unit} until {}",
-        fmt_h(b.plannable_now),
-        b.resets_before_deadline,
-        if b.resets_before_deadline == 1 {
-            ""
-        } else {
-            "s"
-        },
-        fmt_h(b.weekly_hours),
-        fmt_h(b.total_hours),
-        human_time(deadline)
-    );
-    if in_final {
-        s.push_str(&format!(
-            "; all {} h go to final models and inference kernels",
-            fmt_h(b.total_hours)
-        ));
-    } else {
-        s.push_str(&format!(
-            "; keep {} h for the final week (final models and inference kernels), explore with {} h",
-            fmt_h(b.final_reserve_hours),
-            fmt_h(b.exploration_hours)
-        ));
-    }
-    s.push_str(".\n");
-    s
-}
-
 fn human(r: &PlanReport) -> String {
     let mut s = String::new();
     let in_final = r.phase == plan::Phase::FinalWeek;
     if r.phase == plan::Phase::Ended {
         s.push_str(&format!(
             "The deadline {} has passed: nothing to plan.\n",
-            human_time(&r.deadline)
+            display_utc(&r.deadline)
         ));
     } else {
-        let gpu = Budget {
-            accelerator: "GPU",
-            plannable_now: r.plannable_now,
-            next_reset: String::new(),
-            resets_before_deadline: r.resets_before_deadline,
-            weekly_hours: r.weekly_hours,
-            total_hours: r.total_hours,
-            final_reserve_hours: r.final_reserve_hours,
-            exploration_hours: r.exploration_hours,
-            use_it_or_lose_it: r.use_it_or_lose_it,
-            weeks: Vec::new(),
-        };
-        s.push_str(&budget_sentence(&gpu, &r.deadline, in_final));
+        s.push_str(&r.gpu_budget().sentence(&r.deadline, in_final));
+        s.push('\n');
         if let Some(t) = &r.tpu_budget {
-            s.push_str(&budget_sentence(t, &r.deadline, in_final));
+            s.push_str(&t.sentence(&r.deadline, in_final));
+            s.push('\n');
         }
         s.push_str(&format!(
             "Phase: {} ({:.1} days left).\n",
@@ -266,7 +226,7 @@ fn human(r: &PlanReport) -> String {
             s.push_str(&format!(
                 "Start the final full-CV run (cap {} h) by {} at the latest.\n",
                 fmt_h(fp.final_run_cap_hours),
-                human_time(&fp.last_safe_start)
+                display_utc(&fp.last_safe_start)
             ));
         }
         if !r.weeks.is_empty() {
@@ -276,8 +236,8 @@ fn human(r: &PlanReport) -> String {
                 .iter()
                 .map(|w| {
                     vec![
-                        human_time(&w.start),
-                        human_time(&w.end),
+                        display_utc(&w.start),
+                        display_utc(&w.end),
                         fmt_h(w.hours),
                         if w.final_week {
                             "final week".to_string()

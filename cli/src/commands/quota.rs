@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use chrono::{DateTime, Utc};
 use kgadvise_core::quota::{self, Observed, QuotaReport, QuotaState};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::when::{DateRole, display_utc, parse_time};
 
 use crate::output::{CliError, Global, emit, render_findings};
 
@@ -145,17 +145,6 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     emit(&report, global, human)
 }
 
-/// "2026-09-19 00:00 UTC" from an RFC 3339 string.
-pub fn human_time(s: &str) -> String {
-    match DateTime::parse_from_rfc3339(s) {
-        Ok(t) => t
-            .with_timezone(&Utc)
-            .format("%Y-%m-%d %H:%M UTC")
-            .to_string(),
-        Err(_) => s.to_string(),
-    }
-}
-
 pub fn state_line(name: &str, s: &QuotaState) -> String {
     let mut line = format!(
         "{name}: {:.2} h plannable = {:.2} h remaining of {:.2} h ({:.2} used) - {:.2} h reserved; resets {} (in {:.1} h)",
@@ -164,7 +153,7 @@ pub fn state_line(name: &str, s: &QuotaState) -> String {
         s.total,
         s.used,
         s.reserved,
-        human_time(&s.refresh_at),
+        display_utc(&s.refresh_at),
         s.hours_to_reset
     );
     if s.rolled_over {

@@ -3,8 +3,9 @@ use std::process::ExitCode;
 use kgadvise_core::tpu::{self, TpuInput, TpuReport};
 use kgadvise_core::when::{DateRole, parse_time};
 
-use crate::commands::quota::{human_time, load};
+use crate::commands::quota::load;
 use crate::output::{CliError, Global, emit, render_findings};
+use kgadvise_core::when::display_utc;
 
 const EXAMPLES: &str = "Examples:
   kgadvise tpu --t4-hours 30 --gpu-plannable 4
@@ -75,7 +76,7 @@ fn human(r: &TpuReport) -> String {
     );
     s.push_str(&format!(
         "  GPU: done {} ({:.1} h from now{})\n",
-        human_time(&r.gpu_finish),
+        display_utc(&r.gpu_finish),
         r.gpu_hours_to_finish,
         if r.gpu_waits_for_reset {
             ", waiting for the reset"
@@ -85,7 +86,7 @@ fn human(r: &TpuReport) -> String {
     ));
     s.push_str(&format!(
         "  TPU: done {} ({:.1} h from now: {} h queue, {} session{}, {:.2} TPU-hours of {:.2} plannable)\n",
-        human_time(&r.tpu_finish),
+        display_utc(&r.tpu_finish),
         r.tpu_hours_to_finish,
         r.queue_hours,
         r.tpu_sessions,

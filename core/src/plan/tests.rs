@@ -406,6 +406,36 @@ fn fmt_h_forms() {
     assert_eq!(fmt_h(-0.0), "0");
 }
 
+#[test]
+fn budget_sentence_both_phases() {
+    let b = Budget {
+        accelerator: "GPU",
+        plannable_now: 11.0,
+        next_reset: String::new(),
+        resets_before_deadline: 2,
+        weekly_hours: 30.0,
+        total_hours: 71.0,
+        final_reserve_hours: 30.0,
+        exploration_hours: 41.0,
+        use_it_or_lose_it: false,
+        weeks: Vec::new(),
+    };
+    assert_eq!(
+        b.sentence("2026-12-17T23:59:00Z", false),
+        "11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the \
+         final week (final models and inference kernels), explore with 41 h."
+    );
+    let one = Budget {
+        resets_before_deadline: 1,
+        ..b
+    };
+    assert_eq!(
+        one.sentence("2026-12-17T23:59:00Z", true),
+        "11 h now + 1 weekly reset x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; all 71 h go to final \
+         models and inference kernels."
+    );
+}
+
 proptest! {
     #[test]
     fn total_never_decreases_when_the_deadline_moves_later(

@@ -2,10 +2,10 @@
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::plan::{self, Budget, FoldCost, PlanReport, WeekBudget, fmt_h};
+use kgadvise_core::plan::{self, FoldCost, PlanReport, WeekBudget, fmt_h};
 use kgadvise_core::quota::{self, Observed, QuotaForm, QuotaReport};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::when::{DateRole, display_utc, parse_time};
 use leptos::prelude::*;
 
 use crate::browser::now;
@@ -146,14 +146,6 @@ fn plan_report(
     plan::plan(state, deadline, fold, screens, now, &thresholds).map(Some)
 }
 
-/// `2026-12-05T00:00:00Z` → `2026-12-05 00:00 UTC`.
-pub fn short_time(rfc3339: &str) -> String {
-    match rfc3339.get(..16) {
-        Some(head) if rfc3339.len() >= 16 => format!("{} UTC", head.replacen('T', " ", 1)),
-        _ => rfc3339.to_string(),
-    }
-}
-
 #[component]
 pub fn PlanPage() -> impl IntoView {
     let url = use_url();
@@ -216,51 +208,6 @@ pub fn PlanPage() -> impl IntoView {
     }
 }
 
-fn budget_sentence(b: &Budget, deadline: &str, final_week: bool) -> String {
-    let mut s = format!(
-        "{} h now + {} weekly reset{} × {} h = {} {}-hours until {}",
-        fmt_h(b.plannable_now),
-        b.resets_before_deadline,
-        if b.resets_before_deadline == 1 {
-            ""
-        } else {
-            "s"
-        },
-        fmt_h(b.weekly_hours),
-        fmt_h(b.total_hours),
-        b.accelerator,
-        short_time(deadline)
-    );
-    if final_week {
-        s.push_str(&format!(
-            "; all {} h go to final models and inference kernels.",
-            fmt_h(b.total_hours)
-        ));
-    } else {
-        s.push_str(&format!(
-            "; keep {} h for the final week, explore with {} h.",
-            fmt_h(b.final_reserve_hours),
-            fmt_h(b.exploration_hours)
-        ));
-    }
-    s
-}
-
-fn gpu_budget(r: &PlanReport) -> Budget {
-    Budget {
-        accelerator: "GPU",
-        plannable_now: r.plannable_now,
-        next_reset: String::new(),
-        resets_before_deadline: r.resets_before_deadline,
-        weekly_hours: r.weekly_hours,
-        total_hours: r.total_hours,
-        final_reserve_hours: r.final_reserve_hours,
-        exploration_hours: r.exploration_hours,
-        use_it_or_lose_it: r.use_it_or_lose_it,
-        weeks: Vec::new(),
-    }
-}
-
 #[component]
 fn PlanView(report: PlanReport) -> impl IntoView {
     let r = report;
@@ -268,15 +215,15 @@ fn PlanView(report: PlanReport) -> impl IntoView {
     let headline = if r.phase == plan::Phase::Ended {
         format!(
             "The deadline {} has passed: nothing to plan.",
-            short_time(&r.deadline)
+            display_utc(&r.deadline)
         )
     } else {
-        budget_sentence(&gpu_budget(&r), &r.deadline, final_week)
+        r.gpu_budget().sentence(&r.deadline, final_week)
     };
     let tpu = r
         .tpu_budget
         .as_ref()
-        .map(|t| view! { <p class="tpu-budget">{budget_sentence(t, &r.deadline, final_week)}</p> });
+        .map(|t| view! { <p class="tpu-budget">{t.sentence(&r.deadline, final_week)}</p> });
     let phase = format!(
         "Phase: {} ({:.1} days left).",
         r.phase.as_str(),
@@ -312,7 +259,7 @@ fn PlanView(report: PlanReport) -> impl IntoView {
                     {format!(
                         "Start the final full-CV run (cap {} h) by {} at the latest.",
                         fmt_h(fp.final_run_cap_hours),
-                        short_time(&fp.last_safe_start)
+                        display_utc(&fp.last_safe_start)
                     )}
                 </li>
             </ul>
@@ -376,8 +323,8 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
         .map(|w| {
             view! {
                 <tr>
-                    <td>{short_time(&w.start)}</td>
-                    <td>{short_time(&w.end)}</td>
+                    <td>{display_utc(&w.start)}</td>
+                    <td>{display_utc(&w.end)}</td>
                     <td>{fmt_h(w.hours)}</td>
                     <td>{if w.kind == "now" { "plannable now" } else { "weekly reset" }}</td>
                     <td>{fmt_h(w.reserve_hours)}</td>
@@ -434,7 +381,7 @@ fn QuotaSummary(quota: QuotaReport) -> impl IntoView {
                 fmt_h(s.total),
                 fmt_h(s.reserved),
                 fmt_h(s.plannable),
-                short_time(&s.refresh_at),
+                display_utc(&s.refresh_at),
                 if s.refresh_assumed { " (assumed: the weekly reset)" } else { "" }
             )
         })
