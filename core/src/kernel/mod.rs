@@ -593,9 +593,9 @@ pub fn check(
 
     // ---- quota and cap (KM020, KM021)
     let session_id = match accelerator {
-        Accelerator::Gpu => "fact.kernel.session-hours-gpu",
-        Accelerator::Tpu => "fact.kernel.session-hours-tpu",
-        Accelerator::Cpu => "fact.kernel.session-hours-cpu",
+        Accelerator::Gpu => "fact.quota.gpu-session-hours",
+        Accelerator::Tpu => "fact.quota.tpu-session-hours",
+        Accelerator::Cpu => "fact.quota.cpu-session-hours",
     };
     let session_h = fact(session_id);
     if accelerator != Accelerator::Cpu {
