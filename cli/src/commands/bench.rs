@@ -91,19 +91,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         let report = bench::history(&records, problems, args.name.as_deref(), &thresholds);
         return emit(&report, global, human_history);
     }
-    for (flag, v) in [
-        ("--data-rate", args.data_rate),
-        ("--compute-rate", args.compute_rate),
-        ("--loop-rate", args.loop_rate),
-    ] {
-        if let Some(x) = v
-            && !(x.is_finite() && x > 0.0)
-        {
-            return Err(CliError::usage(format!(
-                "{flag} {x}: expected a positive rate in samples/s"
-            )));
-        }
-    }
+    crate::commands::diagnose::check_rates(args.data_rate, args.compute_rate, args.loop_rate)?;
     if let Some(bad) = args.runs.iter().find(|r| r.trim().is_empty()) {
         return Err(CliError::usage(format!(
             "--run {bad:?}: expected a command to run"

@@ -74,19 +74,7 @@ impl InputArgs {
     }
 
     pub fn inputs(&self) -> Result<RunInputs, CliError> {
-        for (flag, v) in [
-            ("--data-rate", self.data_rate),
-            ("--compute-rate", self.compute_rate),
-            ("--loop-rate", self.loop_rate),
-        ] {
-            if let Some(x) = v
-                && !(x.is_finite() && x > 0.0)
-            {
-                return Err(CliError::usage(format!(
-                    "{flag} {x}: expected a positive rate in samples/s"
-                )));
-            }
-        }
+        check_rates(self.data_rate, self.compute_rate, self.loop_rate)?;
         Ok(RunInputs {
             rates: Rates {
                 data_rate: self.data_rate,
@@ -96,6 +84,28 @@ impl InputArgs {
             oom: self.oom,
         })
     }
+}
+
+/// The three bench rates, when given, are positive finite samples/s (shared by `diagnose` and `bench`).
+pub fn check_rates(
+    data_rate: Option<f64>,
+    compute_rate: Option<f64>,
+    loop_rate: Option<f64>,
+) -> Result<(), CliError> {
+    for (flag, v) in [
+        ("--data-rate", data_rate),
+        ("--compute-rate", compute_rate),
+        ("--loop-rate", loop_rate),
+    ] {
+        if let Some(x) = v
+            && !(x.is_finite() && x > 0.0)
+        {
+            return Err(CliError::usage(format!(
+                "{flag} {x}: expected a positive rate in samples/s"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Diagnoses a reader line by line (memory independent of its length).
