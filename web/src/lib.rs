@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod components;
+pub mod log_stream;
 pub mod pages;
 pub mod query;
 
