@@ -127,6 +127,30 @@ test('compare and bench history: picked files', async () => {
   bench.check();
 });
 
+test('diagnose: a big paste leaves the box and is read in chunks like a file', async () => {
+  const { page, check } = await openPage(browser, '?page=diagnose');
+  // About 3 MB made in the page (no transfer through the test driver), pasted as a user would.
+  const rows = await page.evaluate(() => {
+    const lines = ['timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]'];
+    const n = 30000;
+    for (let i = 0; i < n; i++) {
+      const t = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString().replace('T', ' ').replace('Z', '').replaceAll('-', '/');
+      lines.push(`${t}, 0, Tesla T4, ${50 + (i % 50)}, 9000, 15360`, `${t}, 1, Tesla T4, 0, 3, 15360`);
+    }
+    const ta = document.querySelector('#log-paste');
+    ta.value = lines.join('\n') + '\n';
+    ta.dispatchEvent(new Event('input', { bubbles: true }));
+    return n;
+  });
+  await page.waitForSelector('.verdicts li');
+  assert.equal(await page.inputValue('#log-paste'), '', 'the big paste is not kept in the box');
+  assert.match(await text(page, '#log-file-note'), /the pasted log \(\d+\.\d MiB\)/);
+  const samples = await page.$$eval('table.gpus tbody tr', trs => trs.map(tr => tr.children[2].textContent.trim()));
+  assert.deepEqual(samples, [String(rows), String(rows)]);
+  assert.ok(!page.url().includes('Tesla'), 'nothing of the paste in the URL');
+  check();
+});
+
 /** A 2-GPU, 1 Hz `--query-gpu` CSV log of about `bytes` bytes; returns its path and rows per GPU. */
 function bigLog(dir, bytes) {
   const header = 'timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n';

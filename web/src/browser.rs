@@ -128,6 +128,12 @@ pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Ve
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// The text of a text box as a local file named `name`, without copying it into wasm.
+pub fn text_as_file(area: &web_sys::HtmlTextAreaElement, name: &str) -> Option<web_sys::File> {
+    let text = js_sys::Reflect::get(area, &wasm_bindgen::JsValue::from_str("value")).ok()?;
+    web_sys::File::new_with_str_sequence(&js_sys::Array::of1(&text), name).ok()
+}
+
 /// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:
 /// a zero-delay timer, so a whole task boundary passes, not just a microtask.
 pub async fn yield_to_browser() {

@@ -1,4 +1,4 @@
-//! A log read in chunks (a big file or paste on the Diagnose page): bytes in, whole lines out. The lines are
+//! A log read in chunks (a file or a big paste on the Diagnose page): bytes in, whole lines out. The lines are
 //! exactly those of the whole input decoded by `kgadvise_core::text::decode_input` and split by
 //! `str::lines`, whatever the chunk boundaries (a line or a UTF-8 character split across two chunks), so the
 //! streamed answer equals the whole-text answer. Pure: the page does the reading and the yielding.
@@ -95,23 +95,6 @@ fn feed_lines(bytes: &[u8], feed: &mut impl FnMut(&str)) {
     }
 }
 
-/// The end of the next piece of a pasted text: at most about `size` bytes, ending after a newline (or the
-/// end of the text), so every piece holds whole lines.
-pub fn next_piece_end(text: &str, start: usize, size: usize) -> usize {
-    let from = start.saturating_add(size.max(1));
-    if from >= text.len() {
-        return text.len();
-    }
-    match text
-        .as_bytes()
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|b| *b == b'\n'))
-    {
-        Some(p) => from + p + 1,
-        None => text.len(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,15 +140,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn pieces_end_after_a_newline() {
-        let t = "ab\ncd\nef";
-        assert_eq!(next_piece_end(t, 0, 1), 3);
-        assert_eq!(next_piece_end(t, 3, 1), 6);
-        assert_eq!(next_piece_end(t, 6, 1), 8);
-        assert_eq!(next_piece_end(t, 0, 100), 8);
-        assert_eq!(next_piece_end("é\né", 0, 1), 3);
     }
 }

@@ -9,10 +9,17 @@ use leptos::callback::{Callable, UnsyncCallback};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{read_bytes, size_text};
+use crate::browser::{read_bytes, size_text, text_as_file};
 
 /// The pages that read a file whole (all but Diagnose, which reads in chunks) refuse bigger files.
 pub const WHOLE_FILE_MAX_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// A paste of at least this many UTF-16 units goes to `on_file` as a file, out of the box: laying out
+/// megabytes of text in a textarea alone freezes the tab for seconds, and the file is read in chunks.
+pub const BIG_PASTE_UNITS: u32 = 1 << 20;
+
+/// The name a big paste gets when it is handed on as a file.
+pub const BIG_PASTE_NAME: &str = "the pasted log";
 
 /// A local file read whole: its name and its bytes, decoded by the page as the CLI decodes that input.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,6 +136,13 @@ pub fn PasteArea(
                     aria-describedby=has_hint.then(|| hint_id.clone())
                     prop:value=move || value.get()
                     on:input=move |ev| {
+                        if let Some(page) = on_file
+                            && let Some(f) = big_paste_as_file(&ev)
+                        {
+                            value.set(String::new());
+                            page.run(f);
+                            return;
+                        }
                         value.set(event_target_value(&ev));
                         if let Some(slot) = file {
                             slot.set(None);
@@ -154,6 +168,20 @@ pub fn PasteArea(
             {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
         </div>
     }
+}
+
+/// A big paste as a file, and the box emptied; the text stays in JavaScript (no copy into wasm).
+fn big_paste_as_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let area = ev
+        .target()?
+        .dyn_into::<web_sys::HtmlTextAreaElement>()
+        .ok()?;
+    if area.text_length() < BIG_PASTE_UNITS {
+        return None;
+    }
+    let f = text_as_file(&area, BIG_PASTE_NAME)?;
+    area.set_value("");
+    Some(f)
 }
 
 /// Reads a file whole into `slot`; a file too big or unreadable is said in `note`.

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use crate::browser::{self, size_text};
 use crate::components::paste::PasteArea;
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
-use crate::log_stream::{self, LogLines};
+use crate::log_stream::LogLines;
 use crate::use_url;
 
 /// The utilisation thresholds drawn on the timelines (ids of `rules/`; values from the thresholds).
@@ -37,8 +37,6 @@ pub enum DiagnoseAnswer {
     Error(String),
 }
 
-/// Pasted logs from this size on are parsed in chunks, like a file, so the tab stays responsive.
-pub const STREAM_MIN_BYTES: usize = 1 << 20;
 /// A log (file or paste) is parsed in pieces of about this size, yielding to the browser in between.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
@@ -132,13 +130,6 @@ pub fn diagnose_chunks<'a>(
     d.finish(inputs, &Thresholds::defaults())
 }
 
-/// Where a streamed log comes from.
-#[derive(Clone)]
-enum LogSource {
-    File(web_sys::File),
-    Paste(String),
-}
-
 /// The stage of a streamed log, shown above the answer (the bytes read so far are a signal of their own,
 /// so the bar moves without rebuilding its Cancel button).
 #[derive(Debug, Clone, PartialEq)]
@@ -152,7 +143,7 @@ enum Progress {
 /// Parses a streamed log in chunks, yielding to the browser between them; stops (returning `None`) as soon
 /// as `alive()` turns false (Cancel, another file, other inputs, the page left).
 async fn stream_log(
-    source: LogSource,
+    file: web_sys::File,
     opts: ParseOptions,
     inputs: RunInputs,
     alive: impl Fn() -> bool,
@@ -160,40 +151,23 @@ async fn stream_log(
 ) -> Result<Option<DiagnoseReport>, String> {
     let mut d = Diagnoser::new(opts);
     let mut lines = LogLines::default();
-    match source {
-        LogSource::File(file) => {
-            let total = file.size();
-            let mut done = 0.0;
-            while done < total {
-                let end = (done + CHUNK_BYTES as f64).min(total);
-                let chunk = browser::read_bytes(&file, done, end).await?;
-                if !alive() {
-                    return Ok(None);
-                }
-                if chunk.is_empty() {
-                    break; // the file shrank while being read
-                }
-                done += chunk.len() as f64;
-                lines.push(&chunk, &mut |l| d.feed_line(l));
-                progress(done);
-                browser::yield_to_browser().await;
-                if !alive() {
-                    return Ok(None);
-                }
-            }
+    let total = file.size();
+    let mut done = 0.0;
+    while done < total {
+        let end = (done + CHUNK_BYTES as f64).min(total);
+        let chunk = browser::read_bytes(&file, done, end).await?;
+        if !alive() {
+            return Ok(None);
         }
-        LogSource::Paste(text) => {
-            let mut start = 0;
-            while start < text.len() {
-                let end = log_stream::next_piece_end(&text, start, CHUNK_BYTES);
-                lines.push(&text.as_bytes()[start..end], &mut |l| d.feed_line(l));
-                start = end;
-                progress(start as f64);
-                browser::yield_to_browser().await;
-                if !alive() {
-                    return Ok(None);
-                }
-            }
+        if chunk.is_empty() {
+            break; // the file shrank while being read
+        }
+        done += chunk.len() as f64;
+        lines.push(&chunk, &mut |l| d.feed_line(l));
+        progress(done);
+        browser::yield_to_browser().await;
+        if !alive() {
+            return Ok(None);
         }
     }
     lines.finish(&mut |l| d.feed_line(l));
@@ -204,6 +178,7 @@ async fn stream_log(
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
     let log = RwSignal::new(String::new());
+    // A file, or a big paste taken out of the box as a file (see `PasteArea`): parsed in chunks.
     let file = RwSignal::new_local(None::<web_sys::File>);
     let progress = RwSignal::new(None::<Progress>);
     let bytes_done = RwSignal::new(0.0);
@@ -216,9 +191,8 @@ pub fn DiagnosePage() -> impl IntoView {
         loop_rate: url.value("loop_rate"),
         interval_s: url.value("interval_s"),
     });
-    let streaming = move || file.with(Option::is_some) || log.with(|l| l.len() >= STREAM_MIN_BYTES);
     let answer = Memo::new(move |_| {
-        if streaming() {
+        if file.with(Option::is_some) {
             return match typed.with(TypedInputs::checked) {
                 Ok(_) => ViewState::Streaming,
                 Err(e) => ViewState::Error(e),
@@ -249,22 +223,15 @@ pub fn DiagnosePage() -> impl IntoView {
         Effect::new(move |_| {
             let me = current.fetch_add(1, Ordering::SeqCst) + 1;
             streamed.set(None);
-            let source = match file.get() {
-                Some(f) => LogSource::File(f),
-                None if log.with(|l| l.len() >= STREAM_MIN_BYTES) => LogSource::Paste(log.get()),
-                None => {
-                    progress.set(None);
-                    return;
-                }
+            let Some(f) = file.get() else {
+                progress.set(None);
+                return;
             };
             let Ok((opts, inputs)) = typed.with(TypedInputs::checked) else {
                 progress.set(None);
                 return;
             };
-            let (name, total) = match &source {
-                LogSource::File(f) => (f.name(), f.size()),
-                LogSource::Paste(t) => ("the pasted log".to_string(), t.len() as f64),
-            };
+            let (name, total) = (f.name(), f.size());
             bytes_done.set(0.0);
             progress.set(Some(Progress::Reading {
                 name: name.clone(),
@@ -274,7 +241,7 @@ pub fn DiagnosePage() -> impl IntoView {
             leptos::task::spawn_local(async move {
                 let alive = || current.load(Ordering::SeqCst) == me;
                 let report = |done: f64| bytes_done.set(done);
-                let result = stream_log(source, opts, inputs, alive, report).await;
+                let result = stream_log(f, opts, inputs, alive, report).await;
                 if !alive() {
                     return;
                 }
