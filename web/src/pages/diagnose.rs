@@ -130,13 +130,24 @@ pub fn diagnose_chunks<'a>(
     d.finish(inputs, &Thresholds::defaults())
 }
 
-/// The stage of a streamed log, shown above the answer (the bytes read so far are a signal of their own,
-/// so the bar moves without rebuilding its Cancel button).
+/// The stage of a streamed log, shown above the answer, with the report when done (the bytes read so far
+/// are a signal of their own, so the bar moves without rebuilding its Cancel button).
 #[derive(Debug, Clone, PartialEq)]
 enum Progress {
-    Reading { name: String, total: f64 },
-    Done { name: String, total: f64 },
-    Cancelled { name: String, done: f64, total: f64 },
+    Reading {
+        name: String,
+        total: f64,
+    },
+    Done {
+        name: String,
+        total: f64,
+        report: Box<DiagnoseReport>,
+    },
+    Cancelled {
+        name: String,
+        done: f64,
+        total: f64,
+    },
     Failed(String),
 }
 
@@ -182,7 +193,6 @@ pub fn DiagnosePage() -> impl IntoView {
     let file = RwSignal::new_local(None::<web_sys::File>);
     let progress = RwSignal::new(None::<Progress>);
     let bytes_done = RwSignal::new(0.0);
-    let streamed = RwSignal::new(None::<ViewState>);
     // Each parse has a number; a parse whose number is no longer the current one stops at its next chunk.
     let current = Arc::new(AtomicU64::new(0));
     let typed = Memo::new(move |_| TypedInputs {
@@ -222,7 +232,6 @@ pub fn DiagnosePage() -> impl IntoView {
         let current = current.clone();
         Effect::new(move |_| {
             let me = current.fetch_add(1, Ordering::SeqCst) + 1;
-            streamed.set(None);
             let Some(f) = file.get() else {
                 progress.set(None);
                 return;
@@ -247,8 +256,11 @@ pub fn DiagnosePage() -> impl IntoView {
                 }
                 match result {
                     Ok(Some(r)) => {
-                        streamed.set(Some(ViewState::Report(Box::new(r))));
-                        progress.set(Some(Progress::Done { name, total }));
+                        progress.set(Some(Progress::Done {
+                            name,
+                            total,
+                            report: Box::new(r),
+                        }));
                     }
                     Ok(None) => {}
                     Err(e) => progress.set(Some(Progress::Failed(format!(
@@ -312,7 +324,7 @@ pub fn DiagnosePage() -> impl IntoView {
                     </div>
                 }
                 .into_any(),
-                Progress::Done { name, total } => view! {
+                Progress::Done { name, total, .. } => view! {
                     <p class="file-note" id="log-file-note">
                         "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
                         " in this page, in chunks; nothing was uploaded. "
@@ -345,8 +357,11 @@ pub fn DiagnosePage() -> impl IntoView {
                 />
             </form>
             {move || match answer.get() {
-                ViewState::Streaming => match streamed.get() {
-                    Some(done) => done.render(),
+                ViewState::Streaming => match progress.with(|p| match p {
+                    Some(Progress::Done { report, .. }) => Some(report.clone()),
+                    _ => None,
+                }) {
+                    Some(report) => ViewState::Report(report).render(),
                     None => view! { <p class="hint" id="answer">"Reading the log…"</p> }.into_any(),
                 },
                 other => other.render(),
