@@ -307,7 +307,6 @@ pub fn DiagnosePage() -> impl IntoView {
                 hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks; lines that cannot be read are listed with their line number."
                 value=log
                 on_file=on_file
-                accept=".csv,.txt,.log,.xml,text/*"
             />
             {move || progress.get().map(|p| match p {
                 Progress::Reading { name, total } => view! {

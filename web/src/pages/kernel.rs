@@ -130,7 +130,6 @@ pub fn KernelPage() -> impl IntoView {
                 hint="Its size and its outputs are checked against Kaggle's limits: open or drop the file to size it as it is on disk."
                 value=code
                 file=code_file
-                accept=".ipynb,.py,.r,.R,.Rmd,text/*"
             />
             <form class="controls" on:submit=|ev| ev.prevent_default()>
                 <UrlInput id="plannable" label="Plannable GPU hours (optional)" key="plannable" numeric=true />
