@@ -60,7 +60,10 @@ pub fn PasteArea(
     let file_id = format!("{id}-file");
     let note = RwSignal::new(None::<String>);
     let dragging = RwSignal::new(false);
+    // Each file taken (or keystroke) has a number: a slow read that is no longer the latest one is dropped.
+    let latest = StoredValue::new(0u32);
     let take = move |f: web_sys::File| {
+        latest.update_value(|n| *n = n.wrapping_add(1));
         dragging.set(false);
         note.set(None);
         if let Some(page) = on_file {
@@ -68,7 +71,7 @@ pub fn PasteArea(
             page.run(f);
         } else if let Some(slot) = file {
             value.set(String::new());
-            read_whole(f, slot, note);
+            read_whole(f, slot, note, latest);
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
@@ -145,6 +148,7 @@ pub fn PasteArea(
                         }
                         value.set(event_target_value(&ev));
                         if let Some(slot) = file {
+                            latest.update_value(|n| *n = n.wrapping_add(1));
                             slot.set(None);
                         }
                     }
@@ -189,7 +193,9 @@ fn read_whole(
     f: web_sys::File,
     slot: RwSignal<Option<LoadedFile>>,
     note: RwSignal<Option<String>>,
+    latest: StoredValue<u32>,
 ) {
+    let me = latest.get_value();
     let name = f.name();
     let size = f.size();
     slot.set(None);
@@ -202,7 +208,11 @@ fn read_whole(
         return;
     }
     leptos::task::spawn_local(async move {
-        match read_bytes(&f, 0.0, size).await {
+        let read = read_bytes(&f, 0.0, size).await;
+        if latest.try_get_value() != Some(me) {
+            return;
+        }
+        match read {
             Ok(bytes) => slot.set(Some(LoadedFile {
                 name,
                 bytes: bytes.into(),
