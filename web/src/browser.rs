@@ -1,5 +1,7 @@
-//! The page's only contact with the browser: the clock, the location/history, and the fatal-error banner.
-//! Everything here is a no-op (or a fixed value) on the host, so host tests are deterministic.
+//! The page's only contact with the browser: the clock, the location/history, the fatal-error banner and
+//! local files (read in chunks, never uploaded).
+//! The clock, the location and the banner are fixed values or no-ops on the host, so host tests are
+//! deterministic; the file reads are only called from browser events.
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -113,4 +115,56 @@ pub fn install_panic_hook() {
         console_error_panic_hook::hook(info);
         show_fatal(&info.to_string());
     }));
+}
+
+/// The bytes `[start, end)` of a local file (or any Blob), read in the page: nothing is uploaded.
+pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
+    let part = blob
+        .slice_with_f64_and_f64(start, end)
+        .map_err(js_message)?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(part.array_buffer())
+        .await
+        .map_err(js_message)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// The text of a text box as a local file named `name`, without copying it into wasm.
+pub fn text_as_file(area: &web_sys::HtmlTextAreaElement, name: &str) -> Option<web_sys::File> {
+    let text = js_sys::Reflect::get(area, &wasm_bindgen::JsValue::from_str("value")).ok()?;
+    web_sys::File::new_with_str_sequence(&js_sys::Array::of1(&text), name).ok()
+}
+
+/// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:
+/// a zero-delay timer, so a whole task boundary passes, not just a microtask.
+pub async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let scheduled = web_sys::window()
+            .map(|w| w.set_timeout_with_callback(&resolve).is_ok())
+            .unwrap_or(false);
+        if !scheduled {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// The message of a JavaScript error (a failed file read), as text.
+fn js_message(e: wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => String::from(err.message()),
+        None => e.as_string().unwrap_or_else(|| "unknown error".to_string()),
+    }
+}
+
+/// A size for people: `812 bytes`, `12.3 KiB`, `95.4 MiB`.
+pub fn size_text(bytes: f64) -> String {
+    const KIB: f64 = 1024.0;
+    if bytes < KIB {
+        format!("{bytes:.0} bytes")
+    } else if bytes < KIB * KIB {
+        format!("{:.1} KiB", bytes / KIB)
+    } else {
+        format!("{:.1} MiB", bytes / (KIB * KIB))
+    }
 }

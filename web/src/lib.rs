@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod components;
+pub mod log_stream;
 pub mod pages;
 pub mod query;
 
@@ -86,7 +87,14 @@ pub fn AppWith(initial: Query) -> impl IntoView {
         let handle = window_event_listener(leptos::ev::popstate, move |_| {
             url.query.set(Query::parse(&browser::location_search()));
         });
-        on_cleanup(move || handle.remove());
+        // A file dropped outside a drop zone must not replace the page (the browser would open it).
+        let over = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
+        let dropped = window_event_listener(leptos::ev::drop, |ev| ev.prevent_default());
+        on_cleanup(move || {
+            handle.remove();
+            over.remove();
+            dropped.remove();
+        });
     }
     let page = Memo::new(move |_| url.query.with(|q| q.page()));
     view! {

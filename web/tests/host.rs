@@ -486,6 +486,70 @@ fn every_real_nvidia_smi_sample_is_diagnosed() {
     assert!(n >= 10, "{n}");
 }
 
+/// A log parsed in chunks (a dropped file, a big paste) gives the answer of the whole text, wherever the
+/// chunks are cut: inside a line, inside a UTF-8 character, inside a UTF-16 unit; BOMs and CRLF included.
+#[test]
+fn a_log_in_chunks_gives_the_whole_text_answer() {
+    use kgadvise_core::nvsmi::ParseOptions;
+    use kgadvise_core::rulebook::Thresholds;
+    use kgadvise_core::verdict::{self, Rates, RunInputs};
+    use kgadvise_web::pages::diagnose::diagnose_chunks;
+
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
+    let inputs = || RunInputs {
+        rates: Rates {
+            data_rate: Some(100.0),
+            compute_rate: None,
+            loop_rate: Some(90.0),
+        },
+        oom: false,
+    };
+    let mut logs: Vec<(String, Vec<u8>)> = Vec::new();
+    for cat in [
+        "nvidia-smi-csv",
+        "nvidia-smi-dmon",
+        "nvidia-smi-query",
+        "nvidia-smi-table",
+    ] {
+        for f in std::fs::read_dir(root.join(cat))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
+            logs.push((f.display().to_string(), std::fs::read(&f).unwrap()));
+        }
+    }
+    let csv = std::fs::read(
+        root.join("nvidia-smi-csv/l40s-595.80_all-fields_header-units_load_nvgpuexp.csv"),
+    )
+    .unwrap();
+    let text = String::from_utf8_lossy(&csv).replace('\n', "\r\n");
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    logs.push(("UTF-16LE, BOM, CRLF".into(), utf16.clone()));
+    logs.push(("UTF-16LE, no BOM".into(), utf16[2..].to_vec()));
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(text.replace("Tesla", "Tésla 😀").bytes());
+    logs.push(("UTF-8 BOM, multibyte names".into(), bom));
+    assert!(logs.len() >= 12, "{}", logs.len());
+    for (name, bytes) in &logs {
+        let whole = verdict::diagnose_bytes(
+            bytes,
+            ParseOptions::default(),
+            inputs(),
+            &Thresholds::defaults(),
+        );
+        let whole = serde_json::to_string(&whole).unwrap();
+        for size in [1, 3, 500, 4096, bytes.len().max(1)] {
+            let chunked = diagnose_chunks(bytes.chunks(size), ParseOptions::default(), inputs());
+            assert_eq!(
+                serde_json::to_string(&chunked).unwrap(),
+                whole,
+                "{name}, chunks of {size} bytes"
+            );
+        }
+    }
+}
+
 #[test]
 fn diagnose_page_renders_verdicts_table_and_timeline() {
     let html = render("?page=diagnose&data_rate=100&compute_rate=1000&loop_rate=95");

@@ -1,11 +1,11 @@
-//! Bench history (`kgadvise bench --history`): paste `reports/bench.jsonl` → each bench's speed-up against
+//! Bench history (`kgadvise bench --history`): paste or drop `reports/bench.jsonl` → each bench's speed-up against
 //! the previous bench of the same run name and what changed between their commands.
 
 use kgadvise_core::bench::{self, HistoryReport};
 use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 
-use crate::components::paste::PasteArea;
+use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
 use crate::use_url;
 
@@ -60,13 +60,25 @@ fn speed(s: Option<f64>) -> String {
 pub fn BenchPage() -> impl IntoView {
     let url = use_url();
     let history = RwSignal::new(String::new());
-    let answer =
-        Memo::new(move |_| history.with(|h| bench_answer(h, url.value("name").as_deref())));
+    let file = RwSignal::new(None::<LoadedFile>);
+    // A file is decoded by the decoder of every input (UTF-8 or UTF-16, bad bytes replaced); each line
+    // that is not a record is then listed with its number.
+    let answer = Memo::new(move |_| {
+        file.with(|f| {
+            history.with(|h| {
+                let decode = |b: &[u8]| Ok(kgadvise_core::text::decode_input(b).into_owned());
+                match given_text(f, h, decode) {
+                    Ok(text) => bench_answer(&text, url.value("name").as_deref()),
+                    Err(e) => BenchAnswer::Error(e),
+                }
+            })
+        })
+    });
     view! {
         <section aria-labelledby="page-title">
             <h1 id="page-title">"Bench history"</h1>
             <p class="lead">
-                "Change one thing, measure the speed-up. Paste reports/bench.jsonl (written by "
+                "Change one thing, measure the speed-up. Paste or drop reports/bench.jsonl (written by "
                 <code>"kgadvise bench --run ..."</code>
                 ") to see each bench against the previous one of the same run name, and what changed."
             </p>
@@ -76,6 +88,8 @@ pub fn BenchPage() -> impl IntoView {
                 placeholder="{\"name\":\"train\",\"time\":\"2026-11-30T10:00:00Z\",\"command\":\"python train.py --bs 64\",\"wall_s\":412.5,\"exit_code\":0}"
                 hint="One JSON record per line; lines that cannot be read are listed with their number."
                 value=history
+                file=file
+                accept=".jsonl,.json,.txt,text/*"
             />
             <form class="controls" on:submit=|ev| ev.prevent_default()>
                 <UrlInput id="name" label="Run name (optional)" key="name" />

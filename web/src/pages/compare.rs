@@ -1,4 +1,4 @@
-//! Compare an idea with its control (`kgadvise compare`): paste both out-of-fold prediction CSVs, pick the
+//! Compare an idea with its control (`kgadvise compare`): paste or drop both out-of-fold prediction CSVs, pick the
 //! metric → the decision (promote / inconclusive / discard), the gain, z, the 95 % interval and the cautions.
 
 use kgadvise_core::rulebook::Thresholds;
@@ -10,7 +10,7 @@ use kgadvise_core::stats::table;
 use leptos::prelude::*;
 
 use crate::components::inputs::parse_count;
-use crate::components::paste::PasteArea;
+use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
 use crate::use_url;
 
@@ -72,28 +72,32 @@ pub fn ComparePage() -> impl IntoView {
     let url = use_url();
     let idea = RwSignal::new(String::new());
     let control = RwSignal::new(String::new());
+    let idea_file = RwSignal::new(None::<LoadedFile>);
+    let control_file = RwSignal::new(None::<LoadedFile>);
     let metrics: Vec<(String, String)> = Metric::ALL
         .iter()
         .map(|m| (m.as_str().to_string(), m.as_str().to_string()))
         .collect();
     let answer = move || {
-        idea.with(|i| {
-            control.with(|c| {
-                compare_answer(
-                    i,
-                    c,
-                    url.value("metric").as_deref(),
-                    url.value("resamples").as_deref(),
-                    url.value("seed").as_deref(),
-                )
-            })
-        })
+        let idea = idea_file.with(|f| idea.with(|p| given_text(f, p, csv_text).map(String::from)));
+        let control =
+            control_file.with(|f| control.with(|p| given_text(f, p, csv_text).map(String::from)));
+        match (idea, control) {
+            (Ok(i), Ok(c)) => compare_answer(
+                &i,
+                &c,
+                url.value("metric").as_deref(),
+                url.value("resamples").as_deref(),
+                url.value("seed").as_deref(),
+            ),
+            (Err(e), _) | (_, Err(e)) => CompareAnswer::Error(e),
+        }
     };
     view! {
         <section aria-labelledby="page-title">
             <h1 id="page-title">"Compare an idea with its control"</h1>
             <p class="lead">
-                "Is the gain real or noise? Paste the out-of-fold predictions of both runs on the same rows "
+                "Is the gain real or noise? Paste or drop the out-of-fold predictions of both runs on the same rows "
                 "(columns y_true/target and the prediction; id, fold and group when you have them). Seeded: "
                 "the same input gives the same answer. Nothing leaves this page."
             </p>
@@ -102,8 +106,14 @@ pub fn ComparePage() -> impl IntoView {
                 <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />
                 <UrlInput id="seed" label="Seed" key="seed" numeric=true placeholder="42" />
             </form>
-            <PasteArea id="idea-paste" label="Idea: predictions CSV" value=idea />
-            <PasteArea id="control-paste" label="Control: predictions CSV" value=control />
+            <PasteArea id="idea-paste" label="Idea: predictions CSV" value=idea file=idea_file accept=".csv,.txt,text/*" />
+            <PasteArea
+                id="control-paste"
+                label="Control: predictions CSV"
+                value=control
+                file=control_file
+                accept=".csv,.txt,text/*"
+            />
             {move || match answer() {
                 CompareAnswer::Report(r) => view! { <CompareView report=*r /> }.into_any(),
                 CompareAnswer::Need(what) => view! { <p class="hint" id="answer">{what}</p> }.into_any(),
@@ -111,6 +121,14 @@ pub fn ComparePage() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// A predictions file's text, decoded as `kgadvise compare` decodes it (UTF-8 or UTF-16, strictly: bad
+/// bytes are an error with their line).
+fn csv_text(bytes: &[u8]) -> Result<String, String> {
+    kgadvise_core::text::decode_strict(bytes)
+        .map(|t| t.into_owned())
+        .map_err(|e| format!("{e}; expected a CSV text file"))
 }
 
 fn opt(v: Option<f64>) -> String {

@@ -1,14 +1,20 @@
-//! Diagnose a run (`kgadvise diagnose`): paste an nvidia-smi log of any format, and/or type the three bench
-//! rates → verdicts fix-first with their evidence, a per-GPU table and a utilisation timeline per GPU with
+//! Diagnose a run (`kgadvise diagnose`): paste or drop an nvidia-smi log of any format, and/or type the three
+//! bench rates → verdicts fix-first with their evidence, a per-GPU table and a utilisation timeline per GPU with
 //! the verdict thresholds drawn.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use kgadvise_core::nvsmi::ParseOptions;
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::verdict::{self, DiagnoseReport, GpuReport, Rates, RunInputs};
+use kgadvise_core::verdict::{self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs};
+use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
 
+use crate::browser::{self, size_text};
 use crate::components::paste::PasteArea;
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::log_stream::LogLines;
 use crate::use_url;
 
 /// The utilisation thresholds drawn on the timelines (ids of `rules/`; values from the thresholds).
@@ -31,6 +37,9 @@ pub enum DiagnoseAnswer {
     Error(String),
 }
 
+/// A log (file or paste) is parsed in pieces of about this size, yielding to the browser in between.
+pub const CHUNK_BYTES: usize = 4 << 20;
+
 fn rate(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(None),
@@ -43,6 +52,37 @@ fn rate(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
     }
 }
 
+/// The typed inputs of the page (as in the URL), checked as the CLI checks its flags.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TypedInputs {
+    pub data_rate: Option<String>,
+    pub compute_rate: Option<String>,
+    pub loop_rate: Option<String>,
+    pub interval_s: Option<String>,
+}
+
+impl TypedInputs {
+    /// The parser options and the run inputs, or the first field that cannot be read.
+    pub fn checked(&self) -> Result<(ParseOptions, RunInputs), String> {
+        let rates = Rates {
+            data_rate: rate("data rate", self.data_rate.as_deref())?,
+            compute_rate: rate("compute rate", self.compute_rate.as_deref())?,
+            loop_rate: rate("loop rate", self.loop_rate.as_deref())?,
+        };
+        let interval_s = rate("sampling interval", self.interval_s.as_deref()).map_err(|_| {
+            format!(
+                "sampling interval: expected a positive number of seconds, got `{}`",
+                self.interval_s.as_deref().unwrap_or("").trim()
+            )
+        })?;
+        let opts = ParseOptions {
+            fields: None,
+            interval_s,
+        };
+        Ok((opts, RunInputs { rates, oom: false }))
+    }
+}
+
 /// The pasted log and typed rates → the report `kgadvise diagnose` prints.
 pub fn diagnose_answer(
     log: &str,
@@ -51,37 +91,21 @@ pub fn diagnose_answer(
     loop_rate: Option<&str>,
     interval_s: Option<&str>,
 ) -> DiagnoseAnswer {
-    let rates = match (
-        rate("data rate", data_rate),
-        rate("compute rate", compute_rate),
-        rate("loop rate", loop_rate),
-    ) {
-        (Ok(d), Ok(c), Ok(l)) => Rates {
-            data_rate: d,
-            compute_rate: c,
-            loop_rate: l,
-        },
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return DiagnoseAnswer::Error(e),
+    let typed = TypedInputs {
+        data_rate: data_rate.map(String::from),
+        compute_rate: compute_rate.map(String::from),
+        loop_rate: loop_rate.map(String::from),
+        interval_s: interval_s.map(String::from),
     };
-    let interval = match rate("sampling interval", interval_s) {
-        Ok(v) => v,
-        Err(_) => {
-            return DiagnoseAnswer::Error(format!(
-                "sampling interval: expected a positive number of seconds, got `{}`",
-                interval_s.unwrap_or("").trim()
-            ));
-        }
+    let (opts, inputs) = match typed.checked() {
+        Ok(read) => read,
+        Err(e) => return DiagnoseAnswer::Error(e),
     };
-    let no_rates =
-        rates.data_rate.is_none() && rates.compute_rate.is_none() && rates.loop_rate.is_none();
+    let r = &inputs.rates;
+    let no_rates = r.data_rate.is_none() && r.compute_rate.is_none() && r.loop_rate.is_none();
     if log.trim().is_empty() && no_rates {
         return DiagnoseAnswer::Need;
     }
-    let opts = ParseOptions {
-        fields: None,
-        interval_s: interval,
-    };
-    let inputs = RunInputs { rates, oom: false };
     DiagnoseAnswer::Report(Box::new(verdict::diagnose_text(
         log,
         opts,
@@ -90,36 +114,235 @@ pub fn diagnose_answer(
     )))
 }
 
+/// A log in chunks (a file read slice by slice, or a big paste) → the same report as the whole text:
+/// `chunks` are fed in order; the lines are cut as [`LogLines`] cuts them.
+pub fn diagnose_chunks<'a>(
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+    opts: ParseOptions,
+    inputs: RunInputs,
+) -> DiagnoseReport {
+    let mut d = Diagnoser::new(opts);
+    let mut lines = LogLines::default();
+    for chunk in chunks {
+        lines.push(chunk, &mut |l| d.feed_line(l));
+    }
+    lines.finish(&mut |l| d.feed_line(l));
+    d.finish(inputs, &Thresholds::defaults())
+}
+
+/// The stage of a streamed log, shown above the answer, with the report when done (the bytes read so far
+/// are a signal of their own, so the bar moves without rebuilding its Cancel button).
+#[derive(Debug, Clone, PartialEq)]
+enum Progress {
+    Reading {
+        name: String,
+        total: f64,
+    },
+    Done {
+        name: String,
+        total: f64,
+        report: Box<DiagnoseReport>,
+    },
+    Cancelled {
+        name: String,
+        done: f64,
+        total: f64,
+    },
+    Failed(String),
+}
+
+/// Parses a streamed log in chunks, yielding to the browser between them; stops (returning `None`) as soon
+/// as `alive()` turns false (Cancel, another file, other inputs, the page left).
+async fn stream_log(
+    file: web_sys::File,
+    opts: ParseOptions,
+    inputs: RunInputs,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(f64),
+) -> Result<Option<DiagnoseReport>, String> {
+    let mut d = Diagnoser::new(opts);
+    let mut lines = LogLines::default();
+    let total = file.size();
+    let mut done = 0.0;
+    while done < total {
+        let end = (done + CHUNK_BYTES as f64).min(total);
+        let chunk = browser::read_bytes(&file, done, end).await?;
+        if !alive() {
+            return Ok(None);
+        }
+        if chunk.is_empty() {
+            break; // the file shrank while being read
+        }
+        done += chunk.len() as f64;
+        lines.push(&chunk, &mut |l| d.feed_line(l));
+        progress(done);
+        browser::yield_to_browser().await;
+        if !alive() {
+            return Ok(None);
+        }
+    }
+    lines.finish(&mut |l| d.feed_line(l));
+    Ok(Some(d.finish(inputs, &Thresholds::defaults())))
+}
+
 #[component]
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
     let log = RwSignal::new(String::new());
+    // A file, or a big paste taken out of the box as a file (see `PasteArea`): parsed in chunks.
+    let file = RwSignal::new_local(None::<web_sys::File>);
+    let progress = RwSignal::new(None::<Progress>);
+    let bytes_done = RwSignal::new(0.0);
+    // Each parse has a number; a parse whose number is no longer the current one stops at its next chunk.
+    let current = Arc::new(AtomicU64::new(0));
+    let typed = Memo::new(move |_| TypedInputs {
+        data_rate: url.value("data_rate"),
+        compute_rate: url.value("compute_rate"),
+        loop_rate: url.value("loop_rate"),
+        interval_s: url.value("interval_s"),
+    });
     let answer = Memo::new(move |_| {
+        if file.with(Option::is_some) {
+            return match typed.with(TypedInputs::checked) {
+                Ok(_) => ViewState::Streaming,
+                Err(e) => ViewState::Error(e),
+            };
+        }
+        let t = typed.get();
         log.with(|l| {
             diagnose_answer(
                 l,
-                url.value("data_rate").as_deref(),
-                url.value("compute_rate").as_deref(),
-                url.value("loop_rate").as_deref(),
-                url.value("interval_s").as_deref(),
+                t.data_rate.as_deref(),
+                t.compute_rate.as_deref(),
+                t.loop_rate.as_deref(),
+                t.interval_s.as_deref(),
             )
         })
         .into_view_state()
     });
+    // Effects run in the browser only (host tests render the page once to HTML).
+    if cfg!(target_arch = "wasm32") {
+        // Typing replaces a loaded file.
+        Effect::new(move |_| {
+            if log.with(|l| !l.is_empty()) {
+                file.set(None);
+            }
+        });
+        // A file or a big paste (or a change of the typed inputs while one is loaded): parse it in chunks.
+        let current = current.clone();
+        Effect::new(move |_| {
+            let me = current.fetch_add(1, Ordering::SeqCst) + 1;
+            let Some(f) = file.get() else {
+                progress.set(None);
+                return;
+            };
+            let Ok((opts, inputs)) = typed.with(TypedInputs::checked) else {
+                progress.set(None);
+                return;
+            };
+            let (name, total) = (f.name(), f.size());
+            bytes_done.set(0.0);
+            progress.set(Some(Progress::Reading {
+                name: name.clone(),
+                total,
+            }));
+            let current = current.clone();
+            leptos::task::spawn_local(async move {
+                let alive = || current.load(Ordering::SeqCst) == me;
+                let report = |done: f64| bytes_done.set(done);
+                let result = stream_log(f, opts, inputs, alive, report).await;
+                if !alive() {
+                    return;
+                }
+                match result {
+                    Ok(Some(r)) => {
+                        progress.set(Some(Progress::Done {
+                            name,
+                            total,
+                            report: Box::new(r),
+                        }));
+                    }
+                    Ok(None) => {}
+                    Err(e) => progress.set(Some(Progress::Failed(format!(
+                        "{name}: could not be read: {e}"
+                    )))),
+                }
+            });
+        });
+    }
+    let cancel = {
+        let current = current.clone();
+        move |_| {
+            current.fetch_add(1, Ordering::SeqCst);
+            progress.update(|p| {
+                if let Some(Progress::Reading { name, total }) = p {
+                    *p = Some(Progress::Cancelled {
+                        name: std::mem::take(name),
+                        done: bytes_done.get_untracked(),
+                        total: *total,
+                    });
+                }
+            });
+        }
+    };
+    on_cleanup(move || {
+        current.fetch_add(1, Ordering::SeqCst);
+    });
+    let on_file = UnsyncCallback::new(move |f: web_sys::File| file.set(Some(f)));
+    let remove = move |_| {
+        file.set(None);
+        log.set(String::new());
+    };
     view! {
         <section aria-labelledby="page-title">
             <h1 id="page-title">"Diagnose a run"</h1>
             <p class="lead">
-                "Why is the run slow, and is it wasting GPU quota? Paste an nvidia-smi log (CSV from --query-gpu, "
+                "Why is the run slow, and is it wasting GPU quota? Paste or drop an nvidia-smi log (CSV from --query-gpu, "
                 "the default table, dmon, -q text or XML), or type the three bench rates. The log never leaves this page."
             </p>
             <PasteArea
                 id="log-paste"
                 label="nvidia-smi log"
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
-                hint="Any nvidia-smi output; lines that cannot be read are listed with their line number."
+                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks; lines that cannot be read are listed with their line number."
                 value=log
+                on_file=on_file
             />
+            {move || progress.get().map(|p| match p {
+                Progress::Reading { name, total } => view! {
+                    <div class="progress" id="log-progress-box" role="status">
+                        <label for="log-progress">
+                            {move || format!(
+                                "Reading {name}: {} of {}",
+                                size_text(bytes_done.get()),
+                                size_text(total)
+                            )}
+                        </label>
+                        <progress id="log-progress" max=total.max(1.0) prop:value=move || bytes_done.get()></progress>
+                        <button type="button" id="log-cancel" on:click=cancel.clone()>"Cancel"</button>
+                    </div>
+                }
+                .into_any(),
+                Progress::Done { name, total, .. } => view! {
+                    <p class="file-note" id="log-file-note">
+                        "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
+                        " in this page, in chunks; nothing was uploaded. "
+                        <button type="button" on:click=remove>"Remove"</button>
+                    </p>
+                }
+                .into_any(),
+                Progress::Cancelled { name, done, total } => view! {
+                    <p class="hint" id="log-cancelled">
+                        {format!(
+                            "Cancelled: read {} of {} of {name}. Open the file again (or change an input) to read it.",
+                            size_text(done),
+                            size_text(total)
+                        )}
+                    </p>
+                }
+                .into_any(),
+                Progress::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
+            })}
             <form class="controls" on:submit=|ev| ev.prevent_default()>
                 <UrlInput id="data_rate" label="Data rate (samples/s)" key="data_rate" numeric=true />
                 <UrlInput id="compute_rate" label="Compute rate (samples/s)" key="compute_rate" numeric=true />
@@ -132,7 +355,16 @@ pub fn DiagnosePage() -> impl IntoView {
                     hint="Only for logs without timestamps."
                 />
             </form>
-            {move || answer.get().render()}
+            {move || match answer.get() {
+                ViewState::Streaming => match progress.with(|p| match p {
+                    Some(Progress::Done { report, .. }) => Some(report.clone()),
+                    _ => None,
+                }) {
+                    Some(report) => ViewState::Report(report).render(),
+                    None => view! { <p class="hint" id="answer">"Reading the log…"</p> }.into_any(),
+                },
+                other => other.render(),
+            }}
         </section>
     }
 }
@@ -143,6 +375,8 @@ pub enum ViewState {
     Report(Box<DiagnoseReport>),
     Need,
     Error(String),
+    /// A file or a big paste: the answer comes from the chunked parse.
+    Streaming,
 }
 
 impl DiagnoseAnswer {
@@ -164,6 +398,7 @@ impl ViewState {
             }
             .into_any(),
             ViewState::Error(e) => view! { <ErrorBox message=e /> }.into_any(),
+            ViewState::Streaming => ().into_any(),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Kernel check (`kgadvise check`): paste a kernel-metadata.json (and, optionally, the code file) → the
+//! Kernel check (`kgadvise check`): paste or drop a kernel-metadata.json (and, optionally, the code file) → the
 //! pre-flight findings before `kaggle kernels push`, and the machine_shape Kaggle will store.
 
 use kgadvise_core::kernel::{self, CheckOptions, CheckReport, CodeFile};
@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser::today;
 use crate::components::inputs::parse_count;
-use crate::components::paste::PasteArea;
+use crate::components::paste::{LoadedFile, PasteArea};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
 use crate::pages::plan::hours_field;
 use crate::use_url;
@@ -26,7 +26,21 @@ pub fn kernel_answer(
     plannable: Option<&str>,
     timeout: Option<&str>,
 ) -> KernelAnswer {
-    if metadata.trim().is_empty() {
+    let code = (!code.is_empty()).then_some(code.as_bytes());
+    kernel_answer_bytes(None, metadata.as_bytes(), code, plannable, timeout)
+}
+
+/// The metadata as bytes (pasted, or a local file named `file_name`, decoded by the core as the CLI
+/// decodes a file) and the code file's bytes, sized as they are on disk.
+pub fn kernel_answer_bytes(
+    file_name: Option<&str>,
+    metadata: &[u8],
+    code: Option<&[u8]>,
+    plannable: Option<&str>,
+    timeout: Option<&str>,
+) -> KernelAnswer {
+    // An empty file is read (and refused with its reason); an empty box just asks for the input.
+    if file_name.is_none() && metadata.iter().all(u8::is_ascii_whitespace) {
         return KernelAnswer::Need;
     }
     let plannable_hours = match hours_field("plannable GPU hours", plannable) {
@@ -42,23 +56,24 @@ pub fn kernel_answer(
         timeout_seconds,
         ..Default::default()
     };
-    let code = if code.is_empty() {
-        CodeFile::NotNamed
-    } else {
-        CodeFile::Present {
-            bytes: code.as_bytes(),
-        }
+    let code = match code {
+        Some(bytes) => CodeFile::Present { bytes },
+        None => CodeFile::NotNamed,
     };
+    let input = file_name.unwrap_or("kernel-metadata.json (pasted)");
     match kernel::check_text(
-        "kernel-metadata.json (pasted)",
-        metadata.as_bytes(),
+        input,
+        metadata,
         code,
         &opts,
         today(),
         &Thresholds::defaults(),
     ) {
         Ok(r) => KernelAnswer::Report(Box::new(r)),
-        Err(e) => KernelAnswer::Error(format!("kernel-metadata.json: {e}")),
+        Err(e) => KernelAnswer::Error(format!(
+            "{}: {e}",
+            file_name.unwrap_or("kernel-metadata.json")
+        )),
     }
 }
 
@@ -67,15 +82,30 @@ pub fn KernelPage() -> impl IntoView {
     let url = use_url();
     let metadata = RwSignal::new(String::new());
     let code = RwSignal::new(String::new());
+    let metadata_file = RwSignal::new(None::<LoadedFile>);
+    let code_file = RwSignal::new(None::<LoadedFile>);
     let answer = move || {
-        metadata.with(|m| {
-            code.with(|c| {
-                kernel_answer(
-                    m,
-                    c,
-                    url.value("plannable").as_deref(),
-                    url.value("timeout").as_deref(),
-                )
+        metadata_file.with(|mf| {
+            code_file.with(|cf| {
+                metadata.with(|m| {
+                    code.with(|c| {
+                        let (name, meta) = match mf {
+                            Some(f) => (Some(f.name.as_str()), &f.bytes[..]),
+                            None => (None, m.as_bytes()),
+                        };
+                        let code = match cf {
+                            Some(f) => Some(&f.bytes[..]),
+                            None => (!c.is_empty()).then_some(c.as_bytes()),
+                        };
+                        kernel_answer_bytes(
+                            name,
+                            meta,
+                            code,
+                            url.value("plannable").as_deref(),
+                            url.value("timeout").as_deref(),
+                        )
+                    })
+                })
             })
         })
     };
@@ -84,19 +114,22 @@ pub fn KernelPage() -> impl IntoView {
             <h1 id="page-title">"Kernel check"</h1>
             <p class="lead">
                 "Before "<code>"kaggle kernels push"</code>": will the push be refused, run on the wrong machine, "
-                "or burn quota? Paste kernel-metadata.json; the code file is optional. Nothing leaves this page."
+                "or burn quota? Paste or drop kernel-metadata.json; the code file is optional. Nothing leaves this page."
             </p>
             <PasteArea
                 id="metadata-paste"
                 label="kernel-metadata.json"
                 placeholder="{ \"id\": \"you/your-kernel\", \"code_file\": \"main.ipynb\", ... }"
                 value=metadata
+                file=metadata_file
+                accept=".json,application/json"
             />
             <PasteArea
                 id="code-paste"
                 label="Code file (optional: the notebook JSON or the script)"
-                hint="Its size and its outputs are checked against Kaggle's limits."
+                hint="Its size and its outputs are checked against Kaggle's limits: open or drop the file to size it as it is on disk."
                 value=code
+                file=code_file
             />
             <form class="controls" on:submit=|ev| ev.prevent_default()>
                 <UrlInput id="plannable" label="Plannable GPU hours (optional)" key="plannable" numeric=true />

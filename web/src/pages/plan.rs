@@ -1,4 +1,4 @@
-//! Quota & plan (`kgadvise plan`): paste any `kaggle quota` form or type the hours, pick the deadline →
+//! Quota & plan (`kgadvise plan`): paste or drop any `kaggle quota` form or type the hours, pick the deadline →
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
@@ -10,7 +10,7 @@ use leptos::prelude::*;
 
 use crate::browser::now;
 use crate::components::inputs::parse_count;
-use crate::components::paste::PasteArea;
+use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
 use crate::use_url;
 
@@ -161,7 +161,23 @@ pub fn PlanPage() -> impl IntoView {
         folds: url.value("folds"),
         screens: url.value("screens"),
     };
-    let answer = move || paste.with(|p| plan_answer(&inputs(), p, now()));
+    let file = RwSignal::new(None::<LoadedFile>);
+    // A quota file is decoded as the CLI decodes it (UTF-16 from PowerShell's `>` included).
+    let answer = move || {
+        file.with(|f| {
+            paste.with(|p| {
+                let text = given_text(f, p, |b| Ok(quota::decode_text(b))).unwrap_or_default();
+                match (plan_answer(&inputs(), &text, now()), f) {
+                    (PlanAnswer::Error(e), Some(f)) => PlanAnswer::Error(e.replacen(
+                        "pasted quota",
+                        &format!("quota file {}", f.name),
+                        1,
+                    )),
+                    (answer, _) => answer,
+                }
+            })
+        })
+    };
     view! {
         <section aria-labelledby="page-title">
             <h1 id="page-title">"Quota & plan"</h1>
@@ -198,6 +214,8 @@ pub fn PlanPage() -> impl IntoView {
                 placeholder="Resource  Used  Remaining  Total  RefreshAt"
                 hint="Replaces the GPU hours typed above. It is read here and never leaves the page."
                 value=paste
+                file=file
+                accept=".csv,.txt,.json,text/*"
             />
             {move || match answer() {
                 PlanAnswer::Report(r) => view! { <PlanView report=*r /> }.into_any(),
