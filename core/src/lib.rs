@@ -33,6 +33,7 @@ pub mod registry;
 pub mod report;
 pub mod rulebook;
 pub mod run_report;
+pub mod sort;
 pub mod stats;
 pub mod text;
 pub mod tpu;

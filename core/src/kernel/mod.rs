@@ -652,10 +652,10 @@ pub fn check(
         findings.push(Finding::from_rule("KM023", ev));
     }
 
-    findings.sort_by_key(|f| f.severity);
+    crate::sort::sort_by_key(&mut findings, |f| f.severity);
     let mut rules: Vec<String> = findings.iter().map(|f| f.rule.clone()).collect();
     rules.extend(used.iter().cloned());
-    rules.sort();
+    crate::sort::sort(&mut rules);
     rules.dedup();
     findings.extend(stale_findings_for(&used, today, thresholds));
     CheckReport {
