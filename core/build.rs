@@ -343,7 +343,7 @@ fn encode_table(
                 let mut s = String::new();
                 for item in items {
                     s.push(GS);
-                    s.push_str(&text(
+                    s.push_str(text(
                         item.as_str().ok_or_else(|| wrong("a list of strings"))?,
                         what,
                     )?);

@@ -333,7 +333,7 @@ pub struct RuleBook {
 
 /// The embedded rule book, parsed once. The data is compiled in and validated by the test suite
 /// (`rulebook::tests`), so a failure here is a build defect, not a user error.
-// The one deliberate panic of core: invalid EMBEDDED data is a build defect, never user input.
+// The one deliberate panic of core: invalid embedded data is a build defect, never user input.
 #[allow(clippy::panic)]
 pub fn rulebook() -> &'static RuleBook {
     static BOOK: OnceLock<RuleBook> = OnceLock::new();
