@@ -793,8 +793,10 @@ mod compact {
         }
         fn date(&mut self) -> Result<NaiveDate, String> {
             let text = self.next()?;
-            text.parse()
-                .map_err(|_| format!("compact rules: `{text}` is not a date"))
+            match crate::when::naive(text) {
+                Some((day, None)) => Ok(day),
+                _ => Err(format!("compact rules: `{text}` is not a date")),
+            }
         }
         /// An enum by its serde name (the same renames as the TOML path).
         fn named<T: serde::de::DeserializeOwned>(&mut self) -> Result<T, String> {
