@@ -619,7 +619,7 @@ pub fn check(
                 "KM020",
                 format!(
                     "plannable {} quota {plannable:.2} h < {cap_txt}",
-                    accelerator.as_str().to_uppercase()
+                    accelerator.as_str().to_ascii_uppercase()
                 ),
             ));
         }
@@ -628,7 +628,7 @@ pub fn check(
                 "KM021",
                 format!(
                     "no --timeout-seconds: the {} push reserves the full {session_h} h session until it is seen finished",
-                    accelerator.as_str().to_uppercase()
+                    accelerator.as_str().to_ascii_uppercase()
                 ),
             ));
         }
