@@ -750,194 +750,224 @@ mod compact {
     use serde::de::IntoDeserializer;
     use serde::de::value::{Error as ValueError, StrDeserializer};
 
+    /// The fields of one entry. Reading never returns early (a failed read gives a placeholder and keeps
+    /// the first error, checked once the entry is built): `?` inside the struct literals would make the
+    /// compiler write a drop ladder for every partly built entry, a few KB of wasm.
     struct Fields<'a> {
         parts: std::str::Split<'a, char>,
+        error: Option<String>,
     }
 
     impl<'a> Fields<'a> {
-        fn next(&mut self) -> Result<&'a str, String> {
-            self.parts
-                .next()
-                .ok_or_else(|| "compact rules: an entry has too few fields".to_string())
-        }
-        fn s(&mut self) -> Result<String, String> {
-            self.next().map(str::to_string)
-        }
-        fn opt(&mut self) -> Result<Option<String>, String> {
-            Ok(self.next()?.strip_prefix('+').map(str::to_string))
-        }
-        fn b(&mut self) -> Result<bool, String> {
-            Ok(self.next()? == "1")
-        }
-        fn num<T: std::str::FromStr>(&mut self) -> Result<T, String> {
-            let text = self.next()?;
-            text.parse()
-                .map_err(|_| format!("compact rules: `{text}` is not a number"))
-        }
-        fn opt_num<T: std::str::FromStr>(&mut self) -> Result<Option<T>, String> {
-            match self.next()? {
-                "" => Ok(None),
-                text => text
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("compact rules: `{text}` is not a number")),
+        fn new(text: &'a str, separator: char) -> Fields<'a> {
+            Fields {
+                parts: text.split(separator),
+                error: None,
             }
         }
-        fn list(&mut self) -> Result<Vec<String>, String> {
-            Ok(self
-                .next()?
+        fn fail(&mut self, message: String) {
+            self.error.get_or_insert(message);
+        }
+        fn done(&mut self) -> Result<(), String> {
+            self.error.take().map_or(Ok(()), Err)
+        }
+        fn next(&mut self) -> &'a str {
+            match self.parts.next() {
+                Some(text) => text,
+                None => {
+                    self.fail("compact rules: an entry has too few fields".to_string());
+                    ""
+                }
+            }
+        }
+        fn s(&mut self) -> String {
+            self.next().to_string()
+        }
+        fn opt(&mut self) -> Option<String> {
+            self.next().strip_prefix('+').map(str::to_string)
+        }
+        fn b(&mut self) -> bool {
+            self.next() == "1"
+        }
+        fn num<T: std::str::FromStr + Default>(&mut self) -> T {
+            let text = self.next();
+            text.parse().unwrap_or_else(|_| {
+                self.fail(format!("compact rules: `{text}` is not a number"));
+                T::default()
+            })
+        }
+        fn opt_num<T: std::str::FromStr>(&mut self) -> Option<T> {
+            match self.next() {
+                "" => None,
+                text => {
+                    let value = text.parse().ok();
+                    if value.is_none() {
+                        self.fail(format!("compact rules: `{text}` is not a number"));
+                    }
+                    value
+                }
+            }
+        }
+        fn list(&mut self) -> Vec<String> {
+            self.next()
                 .split('\u{1d}')
                 .skip(1)
                 .map(str::to_string)
-                .collect())
+                .collect()
         }
-        fn date(&mut self) -> Result<NaiveDate, String> {
-            let text = self.next()?;
+        fn date(&mut self) -> NaiveDate {
+            let text = self.next();
             match crate::when::naive(text) {
-                Some((day, None)) => Ok(day),
-                _ => Err(format!("compact rules: `{text}` is not a date")),
+                Some((day, None)) => day,
+                _ => {
+                    self.fail(format!("compact rules: `{text}` is not a date"));
+                    NaiveDate::default()
+                }
             }
         }
-        /// An enum by its serde name (the same renames as the TOML path).
-        fn named<T: serde::de::DeserializeOwned>(&mut self) -> Result<T, String> {
-            let de: StrDeserializer<'_, ValueError> = self.next()?.into_deserializer();
-            T::deserialize(de).map_err(|e| e.to_string())
+        /// An enum by its serde name (the same renames as the TOML path); `placeholder` when unknown.
+        fn named<T: serde::de::DeserializeOwned>(&mut self, placeholder: T) -> T {
+            let de: StrDeserializer<'_, ValueError> = self.next().into_deserializer();
+            T::deserialize(de).unwrap_or_else(|e| {
+                self.fail(e.to_string());
+                placeholder
+            })
         }
-        fn items(&mut self) -> Result<Vec<DefaultItem>, String> {
+        fn items(&mut self) -> Vec<DefaultItem> {
             let mut out = Vec::new();
-            for item in self.next()?.split('\u{1d}').skip(1) {
-                let mut f = Fields {
-                    parts: item.split('\u{1c}'),
-                };
+            for item in self.next().split('\u{1d}').skip(1) {
+                let mut f = Fields::new(item, '\u{1c}');
                 out.push(DefaultItem {
-                    text: f.s()?,
-                    amp: f.b()?,
-                    workers: f.b()?,
-                    requires: f.opt()?,
-                    multi_gpu: f.b()?,
-                    gpu: f.b()?,
+                    text: f.s(),
+                    amp: f.b(),
+                    workers: f.b(),
+                    requires: f.opt(),
+                    multi_gpu: f.b(),
+                    gpu: f.b(),
                 });
+                if let Some(e) = f.error {
+                    self.fail(e);
+                }
             }
-            Ok(out)
+            out
         }
     }
 
     pub(super) fn decode(text: &str) -> Result<RulesFile, String> {
         let mut file = RulesFile::default();
         for record in text.split('\u{1e}').filter(|r| !r.is_empty()) {
-            let mut f = Fields {
-                parts: record.split('\u{1f}'),
-            };
-            match f.next()? {
+            let mut f = Fields::new(record, '\u{1f}');
+            match f.next() {
                 "platform" => file.platform.push(Platform {
-                    id: f.s()?,
-                    key: f.s()?,
-                    name: f.s()?,
-                    kaggle: f.b()?,
-                    machine_shape: f.opt()?,
-                    gpus: f.num()?,
-                    cpu_cores: f.opt_num()?,
-                    amp: f.named()?,
-                    notes: f.list()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    key: f.s(),
+                    name: f.s(),
+                    kaggle: f.b(),
+                    machine_shape: f.opt(),
+                    gpus: f.num(),
+                    cpu_cores: f.opt_num(),
+                    amp: f.named(AmpMode::None),
+                    notes: f.list(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "capability" => file.capability.push(Capability {
-                    id: f.s()?,
-                    key: f.s()?,
-                    name: f.s()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    key: f.s(),
+                    name: f.s(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "cell" => file.cell.push(Cell {
-                    id: f.s()?,
-                    capability: f.s()?,
-                    platform: f.s()?,
-                    support: f.named()?,
-                    note: f.s()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    capability: f.s(),
+                    platform: f.s(),
+                    support: f.named(Support::No),
+                    note: f.s(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "shape" => file.shape.push(Shape {
-                    id: f.s()?,
-                    name: f.s()?,
-                    accelerator: f.named()?,
-                    status: f.named()?,
-                    platform: f.opt()?,
-                    stored_as: f.opt()?,
-                    what: f.s()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    name: f.s(),
+                    accelerator: f.named(AcceleratorKind::Gpu),
+                    status: f.named(ShapeStatus::Available),
+                    platform: f.opt(),
+                    stored_as: f.opt(),
+                    what: f.s(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "domain" => file.domain.push(Domain {
-                    id: f.s()?,
-                    key: f.s()?,
-                    name: f.s()?,
-                    training: f.b()?,
-                    pytorch: f.b()?,
-                    templates: f.list()?,
-                    always: f.items()?,
-                    when_measured: f.items()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    key: f.s(),
+                    name: f.s(),
+                    training: f.b(),
+                    pytorch: f.b(),
+                    templates: f.list(),
+                    always: f.items(),
+                    when_measured: f.items(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "template" => file.template.push(Template {
-                    id: f.s()?,
-                    key: f.s()?,
-                    file: f.s()?,
-                    on_by_default: f.list()?,
-                    opt_in: f.list()?,
-                    why_not_default: f.s()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    key: f.s(),
+                    file: f.s(),
+                    on_by_default: f.list(),
+                    opt_in: f.list(),
+                    why_not_default: f.s(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "worth_gpu" => file.worth_gpu.push(WorthGpu {
-                    id: f.s()?,
-                    task: f.s()?,
-                    name: f.s()?,
-                    cpu_below_rows: f.num()?,
-                    gpu_from_rows: f.num()?,
-                    gpu_from_refits: f.opt_num()?,
-                    cpu_reason: f.s()?,
-                    gpu_reason: f.s()?,
-                    refits_reason: f.opt()?,
-                    between_reason: f.s()?,
-                    advice: f.list()?,
-                    kgadvise_thresholds: f.list()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    task: f.s(),
+                    name: f.s(),
+                    cpu_below_rows: f.num(),
+                    gpu_from_rows: f.num(),
+                    gpu_from_refits: f.opt_num(),
+                    cpu_reason: f.s(),
+                    gpu_reason: f.s(),
+                    refits_reason: f.opt(),
+                    between_reason: f.s(),
+                    advice: f.list(),
+                    kgadvise_thresholds: f.list(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "rule" => file.rule.push(RuleDoc {
-                    id: f.s()?,
-                    title: f.s()?,
-                    severity: f.named()?,
-                    what: f.s()?,
-                    why: f.s()?,
-                    example: f.s()?,
-                    fix: f.s()?,
-                    thresholds: f.list()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    title: f.s(),
+                    severity: f.named(Severity::Info),
+                    what: f.s(),
+                    why: f.s(),
+                    example: f.s(),
+                    fix: f.s(),
+                    thresholds: f.list(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "threshold" => file.threshold.push(Threshold {
-                    id: f.s()?,
-                    value: f.num()?,
-                    unit: f.s()?,
-                    what: f.s()?,
-                    kgadvise: f.b()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    value: f.num(),
+                    unit: f.s(),
+                    what: f.s(),
+                    kgadvise: f.b(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 "fact" => file.fact.push(Fact {
-                    id: f.s()?,
-                    value: f.num()?,
-                    unit: f.s()?,
-                    what: f.s()?,
-                    source: f.s()?,
-                    as_of: f.date()?,
+                    id: f.s(),
+                    value: f.num(),
+                    unit: f.s(),
+                    what: f.s(),
+                    source: f.s(),
+                    as_of: f.date(),
                 }),
                 other => return Err(format!("compact rules: unknown table `{other}`")),
             }
+            f.done()?;
         }
         Ok(file)
     }
