@@ -23,7 +23,7 @@ for f in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css "$DIST"/index.html; do
   r=$(size "$f"); g=$(gz "$f")
   total_raw=$((total_raw + r)); total_gz=$((total_gz + g))
   case "$f" in *.html) ;; *) budget_gz=$((budget_gz + g)) ;; esac
-  name=$(basename "$f" | sed -E 's/-[0-9a-f]{16}/-HASH/')
+  name=$(basename "$f" | sed -E 's/-[0-9a-f]{12,16}(_bg)?\./-HASH\1./')
   printf '| %s | %d | %d |\n' "$name" "$r" "$g"
 done
 printf '| **all files** | %d | %d |\n' "$total_raw" "$total_gz"

@@ -9,7 +9,7 @@
 //! [`registry::explain`].
 //!
 //! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (clippy runs with
-//! `-D warnings` in CI); the one deliberate panic is `rulebook()` on invalid EMBEDDED rules, a build defect.
+//! `-D warnings` in CI); the one deliberate panic is `rulebook()` on invalid embedded rules, a build defect.
 #![cfg_attr(
     not(test),
     deny(
@@ -33,6 +33,7 @@ pub mod registry;
 pub mod report;
 pub mod rulebook;
 pub mod run_report;
+pub mod sort;
 pub mod stats;
 pub mod text;
 pub mod tpu;

@@ -261,7 +261,7 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
         })
         .take(8)
         .collect();
-    suggestions.sort();
+    crate::sort::sort(&mut suggestions);
     Err(UnknownRule {
         given: id.to_string(),
         suggestions,
@@ -271,7 +271,7 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
 /// docs/rules.md: every finding rule's documentation, generated from the rules data.
 pub fn render_rules_markdown() -> String {
     let mut rules: Vec<&RuleDoc> = rulebook().rules.iter().collect();
-    rules.sort_by(|a, b| a.id.cmp(&b.id));
+    crate::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
     let mut out = String::from(
         "# kgadvise rules\n\nGenerated from `rules/*.toml` by `kgadvise explain --all-markdown`; do not edit by hand \
          (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n",

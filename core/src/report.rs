@@ -29,7 +29,7 @@ pub fn stale_fact_findings(
             )
         })
         .collect();
-    stale.sort();
+    crate::sort::sort(&mut stale);
     stale.dedup();
     if stale.is_empty() {
         return Vec::new();

@@ -196,7 +196,7 @@ fn job_summary(job: &Map<String, Value>, index: usize) -> JobSummary {
             keys.push(k);
         }
     }
-    keys.sort_by(|a, b| fold_order(a, b));
+    crate::sort::sort_by(&mut keys, |a, b| fold_order(a, b));
     let folds = keys
         .into_iter()
         .map(|fold| {
@@ -264,7 +264,7 @@ fn gpu_utils(v: Option<&Value>, busy_pct: f64) -> Vec<GpuUtil> {
             .collect(),
         _ => Vec::new(),
     };
-    out.sort_by(|a, b| fold_order(&a.index, &b.index));
+    crate::sort::sort_by(&mut out, |a, b| fold_order(&a.index, &b.index));
     out
 }
 
@@ -603,10 +603,10 @@ pub fn collect(
         );
     }
 
-    findings.sort_by_key(|f| f.severity);
+    crate::sort::sort_by_key(&mut findings, |f| f.severity);
     let mut rules: Vec<String> = findings.iter().map(|f| f.rule.clone()).collect();
     rules.extend(used.iter().cloned());
-    rules.sort();
+    crate::sort::sort(&mut rules);
     rules.dedup();
     findings.extend(stale_findings_for(&used, today, thresholds));
     let folds_done = all_folds

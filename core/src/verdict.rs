@@ -320,7 +320,7 @@ fn judge(
         .iter()
         .map(|g| gpu_report(g, interval, busy_t))
         .collect();
-    gpus.sort_by_key(|g| g.index);
+    crate::sort::sort_by_key(&mut gpus, |g| g.index);
 
     // Overall span: from timestamps across GPUs, else the longest per-GPU span.
     let firsts = c
@@ -677,7 +677,7 @@ fn judge(
         rules.push(T_SHORT.into());
     }
 
-    fired.sort_by_key(|(v, _)| *v);
+    crate::sort::sort_by_key(&mut fired, |(v, _)| *v);
     let verdicts: Vec<&'static str> = fired.iter().map(|(v, _)| v.as_str()).collect();
     let mut findings: Vec<Finding> = Vec::new();
     let mut rule_ids: Vec<String> = fired.iter().map(|(v, _)| v.rule().to_string()).collect();

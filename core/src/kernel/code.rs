@@ -131,7 +131,7 @@ fn analyse_notebook(total: u64, cells: &[Value]) -> CodeAnalysis {
             what: what.join(", "),
         });
     }
-    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    crate::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
     parts.truncate(PARTS_NAMED);
     a.biggest = parts;
     a
@@ -160,7 +160,7 @@ fn analyse_script(total: u64, bytes: &[u8], long_line: u64) -> CodeAnalysis {
         })
         .collect();
     let images = bytes.windows(11).filter(|w| *w == b"data:image/").count();
-    parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+    crate::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
     parts.truncate(PARTS_NAMED);
     CodeAnalysis {
         bytes: total,

@@ -619,7 +619,7 @@ pub fn check(
                 "KM020",
                 format!(
                     "plannable {} quota {plannable:.2} h < {cap_txt}",
-                    accelerator.as_str().to_uppercase()
+                    accelerator.as_str().to_ascii_uppercase()
                 ),
             ));
         }
@@ -628,7 +628,7 @@ pub fn check(
                 "KM021",
                 format!(
                     "no --timeout-seconds: the {} push reserves the full {session_h} h session until it is seen finished",
-                    accelerator.as_str().to_uppercase()
+                    accelerator.as_str().to_ascii_uppercase()
                 ),
             ));
         }
@@ -652,10 +652,10 @@ pub fn check(
         findings.push(Finding::from_rule("KM023", ev));
     }
 
-    findings.sort_by_key(|f| f.severity);
+    crate::sort::sort_by_key(&mut findings, |f| f.severity);
     let mut rules: Vec<String> = findings.iter().map(|f| f.rule.clone()).collect();
     rules.extend(used.iter().cloned());
-    rules.sort();
+    crate::sort::sort(&mut rules);
     rules.dedup();
     findings.extend(stale_findings_for(&used, today, thresholds));
     CheckReport {

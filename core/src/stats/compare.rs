@@ -540,7 +540,8 @@ pub fn bootstrap_gains(
     };
     let threads = threads.clamp(1, resamples.max(1));
     let chunk = resamples.div_ceil(threads);
-    let results: Vec<Option<f64>> = if threads > 1 {
+    // wasm32 has no threads: the constant-false branch keeps std's thread code out of the web page.
+    let results: Vec<Option<f64>> = if threads > 1 && cfg!(not(target_arch = "wasm32")) {
         let parts: Option<Vec<Vec<Option<f64>>>> = std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for t in 0..threads {
@@ -585,7 +586,7 @@ pub struct GainSummary {
 pub fn summarise(gain: f64, gains: &[f64]) -> GainSummary {
     let se = sd(gains);
     let mut sorted = gains.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    crate::sort::sort_by(&mut sorted, f64::total_cmp);
     GainSummary {
         se,
         z: se.filter(|s| *s > 0.0).map(|s| gain / s),
@@ -601,10 +602,10 @@ pub fn summarise(gain: f64, gains: &[f64]) -> GainSummary {
 /// Sorts fold names numerically when they are all numbers, else as text.
 fn sorted_folds(folds: &[String]) -> Vec<String> {
     let mut names: Vec<String> = folds.to_vec();
-    names.sort();
+    crate::sort::sort(&mut names);
     names.dedup();
     if names.iter().all(|f| f.parse::<f64>().is_ok()) {
-        names.sort_by(|a, b| {
+        crate::sort::sort_by(&mut names, |a, b| {
             let (x, y) = (
                 a.parse::<f64>().unwrap_or(0.0),
                 b.parse::<f64>().unwrap_or(0.0),

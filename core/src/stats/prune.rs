@@ -43,7 +43,7 @@ impl Curve {
     /// (schedule fraction, best-so-far) per point, in epoch order.
     pub fn best_so_far(&self) -> Vec<(f64, f64)> {
         let mut pts: Vec<&Point> = self.points.iter().collect();
-        pts.sort_by(|a, b| a.epoch.total_cmp(&b.epoch));
+        crate::sort::sort_by(&mut pts, |a, b| a.epoch.total_cmp(&b.epoch));
         let zero_based = pts.first().is_some_and(|p| p.epoch == 0.0);
         let mut best: Option<f64> = None;
         pts.iter()

@@ -78,7 +78,7 @@ fn header_index(
 
 fn found_columns(index: &HashMap<String, usize>) -> String {
     let mut cols: Vec<(&usize, &String)> = index.iter().map(|(k, v)| (v, k)).collect();
-    cols.sort();
+    crate::sort::sort(&mut cols);
     let names: Vec<&str> = cols
         .iter()
         .map(|(_, k)| k.as_str())

@@ -19,7 +19,7 @@ pub fn RulesPage() -> impl IntoView {
     let url = use_url();
     let answer = move || url.value("id").map(|id| explain_answer(&id));
     let mut rules: Vec<_> = rulebook().rules.iter().collect();
-    rules.sort_by(|a, b| a.id.cmp(&b.id));
+    kgadvise_core::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
     let index = rules
         .into_iter()
         .map(|r| {
