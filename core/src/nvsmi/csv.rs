@@ -114,6 +114,154 @@ fn find_comma(b: &[u8], from: usize) -> usize {
     i
 }
 
+/// The digits at `b[p..]` (17 at most) as an integer and where they end. Eight bytes at a time (SWAR):
+/// no branch per digit, so the varying widths of the cells cost no mispredictions.
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn fast_digits(b: &[u8], p: usize) -> (u64, usize) {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ABOVE9: u64 = 0x4646_4646_4646_4646; // + 0x46 sets the high bit of bytes from b'9' + 1 up
+    if let Some(chunk) = b.get(p..p + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        let x = w.wrapping_sub(ZEROS);
+        // High bit of every non-digit byte (exact up to the first one: no carry or borrow before it).
+        let non = (w.wrapping_add(ABOVE9) | x | w) & HIGHS;
+        let len = (non.trailing_zeros() / 8) as usize;
+        if len < 8 {
+            if len == 0 {
+                return (0, p);
+            }
+            // The digits to the top bytes (first digit lowest), then pairs, quads, eight.
+            let mut d = x << (8 * (8 - len));
+            d = d.wrapping_mul(10).wrapping_add(d >> 8) & 0x00FF_00FF_00FF_00FF;
+            d = d.wrapping_mul(100).wrapping_add(d >> 16) & 0x0000_FFFF_0000_FFFF;
+            d = d.wrapping_mul(10_000).wrapping_add(d >> 32) & 0xFFFF_FFFF;
+            return (d, p + len);
+        }
+    }
+    let mut i = p;
+    let mut v: u64 = 0;
+    while i < b.len() && i - p < 17 {
+        let d = b[i].wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        v = v * 10 + u64::from(d);
+        i += 1;
+    }
+    (v, i)
+}
+
+/// A plain decimal at `b[p..]` (digits, optionally `.` and digits, 17 of each at most) and where it ends;
+/// the value is [`parse_num`]'s for the same cell. `None` for anything else (sign, unit, no value).
+#[inline]
+fn fast_num(b: &[u8], p: usize) -> Option<(f64, usize)> {
+    let (int, i) = fast_digits(b, p);
+    if i == p {
+        return None;
+    }
+    // Below 2^63: the signed conversion is one instruction and gives the same value.
+    let mut v = int as i64 as f64;
+    if b.get(i) == Some(&b'.') {
+        let (frac, e) = fast_digits(b, i + 1);
+        let fd = e - (i + 1);
+        if fd == 0 {
+            return None;
+        }
+        v += frac as i64 as f64 / super::POW10.get(fd).copied()?;
+        return Some((v, e));
+    }
+    Some((v, i))
+}
+
+/// `b` starts with the 10 bytes `d` (two loads and compares, not a call to memcmp).
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn same_date(d: &[u8; 10], b: &[u8]) -> bool {
+    if b.len() < 10 {
+        return false;
+    }
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[..8]);
+    let mut y = [0u8; 8];
+    y.copy_from_slice(&d[..8]);
+    u64::from_le_bytes(x) == u64::from_le_bytes(y) && b[8] == d[8] && b[9] == d[9]
+}
+
+/// The end of a number cell whose number ends at `i`: there, or after its unit (`61 %`, `9265 MiB`,
+/// `32.46 W`), as [`parse_num`] reads it (a space, letter or `%` after the number; the rest is ignored).
+#[inline]
+fn unit_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i) {
+        None | Some(b',') => Some(i),
+        Some(c) if c.is_ascii_whitespace() || c.is_ascii_alphabetic() || *c == b'%' => {
+            Some(find_comma(b, i))
+        }
+        Some(_) => None,
+    }
+}
+
+/// nvidia-smi's `YYYY/MM/DD HH:MM:SS.f` (1 to 9 fraction digits, or none) at `line[p..]` and where it
+/// ends; the value is [`CsvState::timestamp`]'s, with the same date cache. `None` for any other form.
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn fast_timestamp(
+    line: &str,
+    p: usize,
+    cache: &mut Option<([u8; 10], f64)>,
+) -> Option<(f64, usize)> {
+    let b = line.as_bytes().get(p..)?;
+    if b.len() < 19
+        || b[4] != b'/'
+        || b[7] != b'/'
+        || b[10] != b' '
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let day = match cache {
+        Some((d, secs)) if same_date(d, b) => *secs,
+        _ => {
+            let secs = parse_timestamp(line.get(p..p + 10)?)?;
+            let mut d = [0u8; 10];
+            d.copy_from_slice(&b[..10]);
+            *cache = Some((d, secs));
+            secs
+        }
+    };
+    let two = |k: usize| -> Option<u32> {
+        let (x, y) = (b[k].wrapping_sub(b'0'), b[k + 1].wrapping_sub(b'0'));
+        (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
+    };
+    let (h, m, sec) = (two(11)?, two(14)?, two(17)?);
+    if h > 23 || m > 59 || sec > 60 {
+        return None;
+    }
+    let mut t = day + f64::from(h * 3600 + m * 60 + sec);
+    let mut i = 19;
+    if b.get(19) == Some(&b'.') {
+        i = 20;
+        let mut frac = 0u32;
+        while i < b.len() && i < 29 {
+            let d = b[i].wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            frac = frac * 10 + u32::from(d);
+            i += 1;
+        }
+        if i == 20 {
+            return None;
+        }
+        t += f64::from(frac) / super::POW10.get(i - 20).copied()?;
+    }
+    Some((t, p + i))
+}
+
 #[derive(Debug, Clone)]
 pub struct CsvState {
     roles: Vec<Role>,
@@ -126,6 +274,19 @@ pub struct CsvState {
     source: &'static str,
     /// The last date seen in timestamps and its seconds at midnight.
     date_cache: Option<([u8; 10], f64)>,
+    /// Rows may be tried by [`CsvState::fast_row`] first (no MiB-by-units column, not per-process).
+    fast: bool,
+}
+
+/// What the general row reader made of a line.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Row<'a> {
+    /// A sample of this layout.
+    Sample(Sample<'a>),
+    /// Used without a sample: a blank line, the repeated header, a per-process row.
+    Skip,
+    /// Not a row of this layout.
+    NotData,
 }
 
 pub enum RowResult {
@@ -234,6 +395,7 @@ impl CsvState {
             per_process,
             source: "header",
             date_cache: None,
+            fast: !per_process,
         }
     }
 
@@ -337,6 +499,7 @@ impl CsvState {
                 per_process: false,
                 source: "units",
                 date_cache: None,
+                fast: false,
             });
         }
         // kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
@@ -357,6 +520,7 @@ impl CsvState {
                 per_process: false,
                 source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
                 date_cache: None,
+                fast: true,
             });
         }
         out.diag(
@@ -371,15 +535,122 @@ impl CsvState {
 
     /// Reads a data row of this layout. Allocation-free.
     #[inline]
-    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
     pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
+        if let Some(s) = self.fast_row(line) {
+            out.add(&s);
+            return RowResult::Done;
+        }
+        match self.general_row(line) {
+            Row::Sample(s) => {
+                out.add(&s);
+                RowResult::Done
+            }
+            Row::Skip => RowResult::Done,
+            Row::NotData => RowResult::NotData,
+        }
+    }
+
+    /// The common case: a row of plain cells (`2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360,
+    /// 32.46, 70.00`) read in one pass. `None` when the line is anything else (units, `[N/A]`, a
+    /// negative or long number, another timestamp form, spaces before a comma, a header, a wrong field
+    /// count): [`CsvState::general_row`] then reads it. A `Some` is always the sample the general reader
+    /// would give (the `fast_row_matches_general_row` tests).
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    pub(crate) fn fast_row<'a>(&mut self, line: &'a str) -> Option<Sample<'a>> {
+        if !self.fast {
+            return None;
+        }
+        let b = line.as_bytes();
+        // A header starts with a lowercase letter, a blank line with whitespace: the general reader's.
+        match b.first() {
+            Some(c) if !c.is_ascii_lowercase() && !c.is_ascii_whitespace() => {}
+            _ => return None,
+        }
+        let mut s = Sample::default();
+        let mut p = 0usize;
+        let last = self.roles.len().checked_sub(1)?;
+        for (k, role) in self.roles.iter().enumerate() {
+            while p < b.len() && b[p] == b' ' {
+                p += 1;
+            }
+            let end = match role {
+                Role::Ignore => find_comma(b, p),
+                Role::Name | Role::Key => {
+                    let end = find_comma(b, p);
+                    let mut z = end;
+                    while z > p && matches!(b[z - 1], b' ' | b'\t') {
+                        z -= 1;
+                    }
+                    let cell = line.get(p..z)?;
+                    let v = (!is_no_value(cell)).then_some(cell);
+                    if *role == Role::Name {
+                        s.name = v;
+                    } else {
+                        s.key = v;
+                    }
+                    end
+                }
+                // `[N/A]`, `[Not Supported]`...: no value, whatever the role.
+                _ if b.get(p) == Some(&b'[') => find_comma(b, p),
+                Role::Timestamp => {
+                    let (t, mut end) = fast_timestamp(line, p, &mut self.date_cache)?;
+                    while end < b.len() && matches!(b[end], b' ' | b'\t') {
+                        end += 1;
+                    }
+                    s.ts = Some(t);
+                    end
+                }
+                Role::Index => {
+                    let (v, num_end) = fast_num(b, p)?;
+                    // Six digits at most, no fraction: below 1e6 and whole, as the general reader wants.
+                    if num_end - p > 6 || b.get(p..num_end)?.contains(&b'.') {
+                        return None;
+                    }
+                    s.index = Some(v as u32);
+                    unit_end(b, num_end)?
+                }
+                Role::Mib => return None,
+                num => {
+                    let (v, num_end) = fast_num(b, p)?;
+                    let end = unit_end(b, num_end)?;
+                    let v = Some(v);
+                    match num {
+                        Role::Util => s.util = v,
+                        Role::MemUsed => s.mem_used = v,
+                        Role::MemTotal => s.mem_total = v,
+                        Role::PowerDraw => s.power_draw = v,
+                        Role::PowerLimit => s.power_limit = v,
+                        _ => {}
+                    }
+                    end
+                }
+            };
+            if k == last {
+                if end != b.len() {
+                    return None;
+                }
+            } else {
+                if b.get(end) != Some(&b',') {
+                    return None;
+                }
+                p = end + 1;
+            }
+        }
+        Some(s)
+    }
+
+    /// Any row of this layout, cell by cell (trimmed, units and no-value spellings allowed).
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    pub(crate) fn general_row<'a>(&mut self, line: &'a str) -> Row<'a> {
         let first = line.as_bytes().first().copied();
         if first.is_none_or(|c| c.is_ascii_whitespace()) && line.trim().is_empty() {
-            return RowResult::Done;
+            return Row::Skip;
         }
         if first.is_some_and(|c| c.is_ascii_lowercase()) {
             if !self.header.is_empty() && line == self.header {
-                return RowResult::Done;
+                return Row::Skip;
             }
             // Another header (a new query appended to the file): let the caller switch layouts.
             if line.split(',').all(|t| field_name(t).is_some())
@@ -388,7 +659,7 @@ impl CsvState {
                     .filter_map(field_name)
                     .any(is_plausible_field)
             {
-                return RowResult::NotData;
+                return Row::NotData;
             }
         }
         let b = line.as_bytes();
@@ -402,7 +673,7 @@ impl CsvState {
             let start = i;
             i = find_comma(b, i);
             let Some(role) = self.roles.get(count).copied() else {
-                return RowResult::NotData;
+                return Row::NotData;
             };
             count += 1;
             if role != Role::Ignore {
@@ -422,13 +693,13 @@ impl CsvState {
                     Role::Timestamp => match self.timestamp(cell) {
                         Some(t) => s.ts = Some(t),
                         None if is_no_value(cell) => {}
-                        None => return RowResult::NotData,
+                        None => return Row::NotData,
                     },
                     _ => {
                         let v = match parse_num(cell) {
                             Some(v) => Some(v),
                             None if is_no_value(cell) => None,
-                            None => return RowResult::NotData,
+                            None => return Row::NotData,
                         };
                         match role {
                             Role::Index => match v {
@@ -436,7 +707,7 @@ impl CsvState {
                                     s.index = Some(x as u32)
                                 }
                                 None => {}
-                                Some(_) => return RowResult::NotData,
+                                Some(_) => return Row::NotData,
                             },
                             Role::Util => s.util = v,
                             Role::MemUsed => s.mem_used = v,
@@ -460,10 +731,10 @@ impl CsvState {
             i += 1;
         }
         if count != self.roles.len() {
-            return RowResult::NotData;
+            return Row::NotData;
         }
         if self.per_process {
-            return RowResult::Done;
+            return Row::Skip;
         }
         if mib_n > 0 {
             let vals = &mib[..mib_n];
@@ -481,8 +752,7 @@ impl CsvState {
                 }
             }
         }
-        out.add(&s);
-        RowResult::Done
+        Row::Sample(s)
     }
 
     /// A line in CSV mode that is not a row of the layout: says why, naming the field.
