@@ -116,7 +116,7 @@ fn find_comma(b: &[u8], from: usize) -> usize {
 
 /// The digits at `b[p..]` (17 at most) as an integer and where they end. Eight bytes at a time (SWAR):
 /// no branch per digit, so the varying widths of the cells cost no mispredictions.
-#[inline]
+#[inline(always)]
 #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn fast_digits(b: &[u8], p: usize) -> (u64, usize) {
     const ZEROS: u64 = 0x3030_3030_3030_3030;
@@ -157,7 +157,7 @@ fn fast_digits(b: &[u8], p: usize) -> (u64, usize) {
 
 /// A plain decimal at `b[p..]` (digits, optionally `.` and digits, 17 of each at most) and where it ends;
 /// the value is [`parse_num`]'s for the same cell. `None` for anything else (sign, unit, no value).
-#[inline]
+#[inline(always)]
 fn fast_num(b: &[u8], p: usize) -> Option<(f64, usize)> {
     let (int, i) = fast_digits(b, p);
     if i == p {
@@ -193,7 +193,7 @@ fn same_date(d: &[u8; 10], b: &[u8]) -> bool {
 
 /// The end of a number cell whose number ends at `i`: there, or after its unit (`61 %`, `9265 MiB`,
 /// `32.46 W`), as [`parse_num`] reads it (a space, letter or `%` after the number; the rest is ignored).
-#[inline]
+#[inline(always)]
 fn unit_end(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i) {
         None | Some(b',') => Some(i),
@@ -204,62 +204,83 @@ fn unit_end(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// The last minute seen in fast-path timestamps: the first 16 bytes (`YYYY/MM/DD HH:MM`) as two words,
+/// the seconds of that day at midnight and the minute's seconds into the day.
+pub(crate) type MinuteMemo = Option<(u64, u64, f64, u32)>;
+
+/// The little-endian word of 8 bytes at `b[i..]`, if there are 8.
+#[inline]
+fn word(b: &[u8], i: usize) -> Option<u64> {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b.get(i..i + 8)?);
+    Some(u64::from_le_bytes(w))
+}
+
 /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.f` (1 to 9 fraction digits, or none) at `line[p..]` and where it
 /// ends; the value is [`CsvState::timestamp`]'s, with the same date cache. `None` for any other form.
+/// The minute (`YYYY/MM/DD HH:MM`) changes once in 60 samples per GPU: it is parsed when it changes.
 #[inline]
 #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn fast_timestamp(
     line: &str,
     p: usize,
     cache: &mut Option<([u8; 10], f64)>,
+    minute: &mut MinuteMemo,
 ) -> Option<(f64, usize)> {
     let b = line.as_bytes().get(p..)?;
-    if b.len() < 19
-        || b[4] != b'/'
-        || b[7] != b'/'
-        || b[10] != b' '
-        || b[13] != b':'
-        || b[16] != b':'
-    {
+    if b.len() < 19 || b[16] != b':' {
         return None;
     }
-    let day = match cache {
-        Some((d, secs)) if same_date(d, b) => *secs,
+    let (lo, hi) = (word(b, 0)?, word(b, 8)?);
+    let (day, hm) = match *minute {
+        Some((l, h, day, hm)) if l == lo && h == hi => (day, hm),
         _ => {
-            let secs = parse_timestamp(line.get(p..p + 10)?)?;
-            let mut d = [0u8; 10];
-            d.copy_from_slice(&b[..10]);
-            *cache = Some((d, secs));
-            secs
+            if b[4] != b'/' || b[7] != b'/' || b[10] != b' ' || b[13] != b':' {
+                return None;
+            }
+            let day = match cache {
+                Some((d, secs)) if same_date(d, b) => *secs,
+                _ => {
+                    let secs = parse_timestamp(line.get(p..p + 10)?)?;
+                    let mut d = [0u8; 10];
+                    d.copy_from_slice(&b[..10]);
+                    *cache = Some((d, secs));
+                    secs
+                }
+            };
+            let (h, m) = (two_digits(b, 11)?, two_digits(b, 14)?);
+            if h > 23 || m > 59 {
+                return None;
+            }
+            *minute = Some((lo, hi, day, h * 3600 + m * 60));
+            (day, h * 3600 + m * 60)
         }
     };
-    let two = |k: usize| -> Option<u32> {
-        let (x, y) = (b[k].wrapping_sub(b'0'), b[k + 1].wrapping_sub(b'0'));
-        (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
-    };
-    let (h, m, sec) = (two(11)?, two(14)?, two(17)?);
-    if h > 23 || m > 59 || sec > 60 {
+    let sec = two_digits(b, 17)?;
+    if sec > 60 {
         return None;
     }
-    let mut t = day + f64::from(h * 3600 + m * 60 + sec);
+    let mut t = day + f64::from(hm + sec);
     let mut i = 19;
     if b.get(19) == Some(&b'.') {
-        i = 20;
-        let mut frac = 0u32;
-        while i < b.len() && i < 29 {
-            let d = b[i].wrapping_sub(b'0');
-            if d >= 10 {
-                break;
-            }
-            frac = frac * 10 + u32::from(d);
-            i += 1;
-        }
-        if i == 20 {
+        let (frac, e) = fast_digits(b, 20);
+        if e == 20 || e > 29 {
             return None;
         }
-        t += f64::from(frac) / super::POW10.get(i - 20).copied()?;
+        i = e;
+        t += f64::from(u32::try_from(frac).ok()?) / super::POW10.get(e - 20).copied()?;
     }
     Some((t, p + i))
+}
+
+/// The two digits at `b[k..k + 2]` as a number.
+#[inline]
+fn two_digits(b: &[u8], k: usize) -> Option<u32> {
+    let (x, y) = (
+        b.get(k)?.wrapping_sub(b'0'),
+        b.get(k + 1)?.wrapping_sub(b'0'),
+    );
+    (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
 }
 
 #[derive(Debug, Clone)]
@@ -274,6 +295,8 @@ pub struct CsvState {
     source: &'static str,
     /// The last date seen in timestamps and its seconds at midnight.
     date_cache: Option<([u8; 10], f64)>,
+    /// The last minute of the fast path's timestamps.
+    minute_memo: MinuteMemo,
     /// Rows may be tried by [`CsvState::fast_row`] first (no MiB-by-units column, not per-process).
     fast: bool,
 }
@@ -395,6 +418,7 @@ impl CsvState {
             per_process,
             source: "header",
             date_cache: None,
+            minute_memo: None,
             fast: !per_process,
         }
     }
@@ -499,6 +523,7 @@ impl CsvState {
                 per_process: false,
                 source: "units",
                 date_cache: None,
+                minute_memo: None,
                 fast: false,
             });
         }
@@ -520,6 +545,7 @@ impl CsvState {
                 per_process: false,
                 source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
                 date_cache: None,
+                minute_memo: None,
                 fast: true,
             });
         }
@@ -594,7 +620,8 @@ impl CsvState {
                 // `[N/A]`, `[Not Supported]`...: no value, whatever the role.
                 _ if b.get(p) == Some(&b'[') => find_comma(b, p),
                 Role::Timestamp => {
-                    let (t, mut end) = fast_timestamp(line, p, &mut self.date_cache)?;
+                    let (t, mut end) =
+                        fast_timestamp(line, p, &mut self.date_cache, &mut self.minute_memo)?;
                     while end < b.len() && matches!(b[end], b' ' | b'\t') {
                         end += 1;
                     }
