@@ -100,7 +100,7 @@ impl InputArgs {
 
 /// Diagnoses a reader line by line (memory independent of its length).
 pub fn diagnose_reader<R: Read>(r: R, name: &str, d: &mut Diagnoser) -> Result<(), CliError> {
-    crate::lines::for_each_line(r, |l| d.feed_line(l)).map_err(|e| {
+    crate::lines::for_each_text(r, |t| d.feed_lines(t)).map_err(|e| {
         CliError::usage(format!(
             "cannot read {name}: {e}; expected nvidia-smi output (a file, or - for stdin)"
         ))
@@ -268,7 +268,7 @@ fn read_lines_in(
 
 /// Feeds whole lines of a block to the sequential parser.
 fn feed_block(d: &mut Diagnoser, block: &[u8]) -> std::io::Result<()> {
-    crate::lines::for_each_line(block, |l| d.feed_line(l))
+    crate::lines::for_each_text(block, |t| d.feed_lines(t))
 }
 
 /// A large UTF-8 file: rounds of one block per worker, each worker reading its own block (positioned

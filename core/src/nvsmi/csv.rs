@@ -197,8 +197,9 @@ fn same_date(d: &[u8; 10], b: &[u8]) -> bool {
 fn unit_end(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i) {
         None | Some(b',') => Some(i),
+        Some(b'\n') => Some(i),
         Some(c) if c.is_ascii_whitespace() || c.is_ascii_alphabetic() || *c == b'%' => {
-            Some(find_comma(b, i))
+            Some(find_sep(b, i))
         }
         Some(_) => None,
     }
@@ -281,6 +282,30 @@ fn two_digits(b: &[u8], k: usize) -> Option<u32> {
         b.get(k + 1)?.wrapping_sub(b'0'),
     );
     (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
+}
+
+/// The position of the next `,` or `\n` at or after `from` (or the length): eight bytes at a time.
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn find_sep(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
+    const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
+    let mut i = from;
+    while let Some(w) = word(b, i) {
+        let (x, y) = (w ^ COMMAS, w ^ NEWLINES);
+        // Zero bytes of x or y; wrong bits appear only above the first true one.
+        let t = (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS;
+        if t != 0 {
+            return i + (t.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b',' && b[i] != b'\n' {
+        i += 1;
+    }
+    i
 }
 
 #[derive(Debug, Clone)]
@@ -562,7 +587,7 @@ impl CsvState {
     /// Reads a data row of this layout. Allocation-free.
     #[inline]
     pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
-        if let Some(s) = self.fast_row(line) {
+        if let Some((s, _)) = self.fast_row(line, 0) {
             out.add(&s);
             return RowResult::Done;
         }
@@ -576,39 +601,71 @@ impl CsvState {
         }
     }
 
+    /// Reads rows from the start of `text` (lines ending in `\n`, the last one may lack it) while the fast
+    /// path takes them: the bytes used (whole lines) and the number of rows.
+    #[inline]
+    pub(crate) fn fast_rows(&mut self, text: &str, out: &mut Collector) -> (usize, usize) {
+        let mut pos = 0;
+        let mut rows = 0;
+        while pos < text.len() {
+            match self.fast_row(text, pos) {
+                Some((s, next)) => {
+                    out.add(&s);
+                    rows += 1;
+                    pos = next;
+                }
+                None => break,
+            }
+        }
+        (pos, rows)
+    }
+
     /// The common case: a row of plain cells (`2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360,
-    /// 32.46, 70.00`) read in one pass. `None` when the line is anything else (units, `[N/A]`, a
-    /// negative or long number, another timestamp form, spaces before a comma, a header, a wrong field
-    /// count): [`CsvState::general_row`] then reads it. A `Some` is always the sample the general reader
-    /// would give (the `fast_row_matches_general_row` tests).
+    /// 32.46, 70.00`, units and `[N/A]` allowed) read in one pass from `text[start..]` up to the end of its
+    /// line (`\n`, `\r\n` or the end of `text`); the sample and where the next line starts. `None` when
+    /// the line is anything else (a negative or long number, another timestamp form, a header, a blank
+    /// line, a wrong field count...): [`CsvState::general_row`] then reads it. A `Some` is always the
+    /// sample the general reader gives for the line without its `\n` and one `\r` before it (the
+    /// `fast_row_matches_general_row` tests). Every cell ends at a `,` or at the line's end, so the
+    /// reader never looks past the line.
     #[inline]
     #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
-    pub(crate) fn fast_row<'a>(&mut self, line: &'a str) -> Option<Sample<'a>> {
+    pub(crate) fn fast_row<'a>(
+        &mut self,
+        text: &'a str,
+        start: usize,
+    ) -> Option<(Sample<'a>, usize)> {
         if !self.fast {
             return None;
         }
-        let b = line.as_bytes();
+        let b = text.as_bytes();
         // A header starts with a lowercase letter, a blank line with whitespace: the general reader's.
-        match b.first() {
+        match b.get(start) {
             Some(c) if !c.is_ascii_lowercase() && !c.is_ascii_whitespace() => {}
             _ => return None,
         }
         let mut s = Sample::default();
-        let mut p = 0usize;
+        let mut p = start;
         let last = self.roles.len().checked_sub(1)?;
         for (k, role) in self.roles.iter().enumerate() {
             while p < b.len() && b[p] == b' ' {
                 p += 1;
             }
             let end = match role {
-                Role::Ignore => find_comma(b, p),
+                // `[N/A]`, `[Not Supported]`...: no value, whatever the role.
+                _ if b.get(p) == Some(&b'[') => find_sep(b, p),
+                Role::Ignore => find_sep(b, p),
                 Role::Name | Role::Key => {
-                    let end = find_comma(b, p);
+                    let end = find_sep(b, p);
                     let mut z = end;
+                    // The `\r` of a `\r\n` is not part of the line.
+                    if z > p && b[z - 1] == b'\r' && b.get(z) == Some(&b'\n') {
+                        z -= 1;
+                    }
                     while z > p && matches!(b[z - 1], b' ' | b'\t') {
                         z -= 1;
                     }
-                    let cell = line.get(p..z)?;
+                    let cell = text.get(p..z)?;
                     let v = (!is_no_value(cell)).then_some(cell);
                     if *role == Role::Name {
                         s.name = v;
@@ -617,12 +674,13 @@ impl CsvState {
                     }
                     end
                 }
-                // `[N/A]`, `[Not Supported]`...: no value, whatever the role.
-                _ if b.get(p) == Some(&b'[') => find_comma(b, p),
                 Role::Timestamp => {
                     let (t, mut end) =
-                        fast_timestamp(line, p, &mut self.date_cache, &mut self.minute_memo)?;
+                        fast_timestamp(text, p, &mut self.date_cache, &mut self.minute_memo)?;
                     while end < b.len() && matches!(b[end], b' ' | b'\t') {
+                        end += 1;
+                    }
+                    if b.get(end) == Some(&b'\r') && b.get(end + 1) == Some(&b'\n') {
                         end += 1;
                     }
                     s.ts = Some(t);
@@ -654,17 +712,18 @@ impl CsvState {
                 }
             };
             if k == last {
-                if end != b.len() {
-                    return None;
-                }
-            } else {
-                if b.get(end) != Some(&b',') {
-                    return None;
-                }
-                p = end + 1;
+                return match b.get(end) {
+                    None => Some((s, end)),
+                    Some(b'\n') => Some((s, end + 1)),
+                    Some(_) => None,
+                };
             }
+            if b.get(end) != Some(&b',') {
+                return None;
+            }
+            p = end + 1;
         }
-        Some(s)
+        None
     }
 
     /// Any row of this layout, cell by cell (trimmed, units and no-value spellings allowed).

@@ -458,6 +458,32 @@ impl LogParser {
         &self.opts
     }
 
+    /// Reads whole lines: `text` is lines each ending in `\n` (the last one may lack it), exactly as
+    /// [`LogParser::feed_line`] with each line would. Rows of a CSV layout are read in one run, without a
+    /// call per line.
+    pub fn feed_lines(&mut self, text: &str, out: &mut Collector) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            if let Mode::Csv(state) = &mut self.mode {
+                let (used, rows) = state.fast_rows(rest, out);
+                if rows > 0 {
+                    self.line_no += rows;
+                    out.lines = self.line_no;
+                }
+                rest = rest.get(used..).unwrap_or("");
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            let (line, next) = match rest.split_once('\n') {
+                Some((line, next)) => (line, next),
+                None => (rest, ""),
+            };
+            self.feed_line(line, out);
+            rest = next;
+        }
+    }
+
     /// Reads one line (without its `\n`; a trailing `\r` and a leading BOM are removed here).
     pub fn feed_line(&mut self, raw: &str, out: &mut Collector) {
         self.line_no += 1;
@@ -670,7 +696,15 @@ impl CsvWorker {
     /// number of bytes consumed: the rest goes to the sequential parser.
     pub fn feed(&mut self, text: &str) -> usize {
         let mut pos = 0;
-        for line in text.split_inclusive('\n') {
+        while pos < text.len() {
+            let rest = text.get(pos..).unwrap_or("");
+            let (used, rows) = self.state.fast_rows(rest, &mut self.collector);
+            self.lines += rows;
+            pos += used;
+            let rest = text.get(pos..).unwrap_or("");
+            let Some(line) = rest.split_inclusive('\n').next() else {
+                break;
+            };
             let body = line.strip_suffix('\n').unwrap_or(line);
             let body = body.strip_suffix('\r').unwrap_or(body);
             if let csv::RowResult::NotData = self.state.data_row(body, 0, &mut self.collector) {
@@ -1037,16 +1071,41 @@ mod fast_path_tests {
         v.map(f64::to_bits)
     }
 
-    /// Checks one line against a layout; true when the fast path took it.
+    /// Checks one line against a layout, alone and inside a block of lines (`\n` and `\r\n` ends);
+    /// true when the fast path took it.
     fn check(state: &CsvState, line: &str) -> bool {
+        let taken = check_text(state, line, 0, line);
+        let next = "2026/11/01 00:00:01.001, 0, X, 1, 2, 3, 4, 5\n";
+        if !line.contains('\n') {
+            for end in ["\n", "\r\n"] {
+                // What feed_line gets: the line without its `\n`, one `\r` removed.
+                let got = if end == "\n" {
+                    line.strip_suffix('\r').unwrap_or(line)
+                } else {
+                    line
+                };
+                let block = format!("{next}{line}{end}{next}");
+                check_text(state, &block, next.len(), got);
+                check_text(state, &format!("{line}{end}"), 0, got);
+            }
+        }
+        taken
+    }
+
+    /// The fast path on the line at `text[start..]` against the general reader on `line` (that line as
+    /// `feed_line` gets it: without its `\n` and one `\r` before it).
+    fn check_text(state: &CsvState, text: &str, start: usize, line: &str) -> bool {
         let mut fast = state.clone();
         let mut general = state.clone();
-        let Some(a) = fast.fast_row(line) else {
+        let Some((a, next)) = fast.fast_row(text, start) else {
             return false;
         };
+        let rest = &text[start..];
+        let want_next = start + rest.find('\n').map_or(rest.len(), |i| i + 1);
+        assert_eq!(next, want_next, "{text:?}");
         match general.general_row(line) {
             Row::Sample(b) => {
-                assert_eq!(a, b, "{line:?}");
+                assert_eq!(a, b, "{text:?}");
                 for (x, y) in [
                     (a.ts, b.ts),
                     (a.util, b.util),
@@ -1055,10 +1114,12 @@ mod fast_path_tests {
                     (a.power_draw, b.power_draw),
                     (a.power_limit, b.power_limit),
                 ] {
-                    assert_eq!(bits(x), bits(y), "{line:?}");
+                    assert_eq!(bits(x), bits(y), "{text:?}");
                 }
             }
-            other => panic!("fast path read {line:?} as {a:?}, the general reader as {other:?}"),
+            other => {
+                panic!("fast path read {text:?} as {a:?}, the general reader {line:?} as {other:?}")
+            }
         }
         true
     }
