@@ -220,7 +220,7 @@ fn word(b: &[u8], i: usize) -> Option<u64> {
 /// nvidia-smi's `YYYY/MM/DD HH:MM:SS.f` (1 to 9 fraction digits, or none) at `line[p..]` and where it
 /// ends; the value is [`CsvState::timestamp`]'s, with the same date cache. `None` for any other form.
 /// The minute (`YYYY/MM/DD HH:MM`) changes once in 60 samples per GPU: it is parsed when it changes.
-#[inline]
+#[inline(always)]
 #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn fast_timestamp(
     line: &str,

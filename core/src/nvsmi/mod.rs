@@ -131,7 +131,7 @@ impl GpuAcc {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, s: &Sample) {
         self.samples += 1;
         if let Some(n) = s.name
