@@ -110,7 +110,7 @@ pub fn diagnose_reader<R: Read>(r: R, name: &str, d: &mut Diagnoser) -> Result<(
 /// Files at least this large are read by parallel workers once the parser is in a CSV layout.
 const PARALLEL_MIN_BYTES: u64 = 32 << 20;
 /// Each worker reads one block of about this size (its lines are those that start in it).
-const BLOCK: usize = 8 << 20;
+const BLOCK: usize = 2 << 20;
 /// Bytes read past a block for the line that crosses its end (more are read when a line is longer).
 const OVERLAP: usize = 64 << 10;
 
@@ -271,17 +271,31 @@ fn feed_block(d: &mut Diagnoser, block: &[u8]) -> std::io::Result<()> {
     crate::lines::for_each_text(block, |t| d.feed_lines(t))
 }
 
-/// A large UTF-8 file: rounds of one block per worker, each worker reading its own block (positioned
-/// reads, so reading overlaps with parsing) with a copy of the CSV layout; results merged in order.
-/// Whatever a worker cannot read (another header, a table, a bad row, invalid UTF-8) goes through the
-/// sequential parser from that line on, and the round's later blocks are read again after it, so the
-/// answer is the same as reading line by line.
+/// Blocks per round for each thread: threads take the next block of the round as they finish one, so a
+/// thread slowed by other work on the machine holds the round back by one block at most.
+const BLOCKS_PER_THREAD: usize = 4;
+
+/// What a thread made of one block of a round.
+struct BlockDone {
+    /// `None`: a line longer than [`LONG_LINE`].
+    lines: Option<Lines>,
+    /// The worker and the bytes of the block it used (`None`: invalid UTF-8, nothing used).
+    parsed: Option<(kgadvise_core::nvsmi::CsvWorker, usize)>,
+}
+
+/// A large UTF-8 file: rounds of blocks, each read (positioned reads, so reading overlaps with parsing)
+/// and parsed by the next free thread with a copy of the CSV layout; results merged in order. Whatever a
+/// worker cannot read (another header, a table, a bad row, invalid UTF-8) goes through the sequential
+/// parser from that line on, and the round's later blocks are read again after it, so the answer is the
+/// same as reading line by line. Memory: one buffer of about [`BLOCK`] per thread.
 pub fn diagnose_file_parallel(
     f: std::fs::File,
     name: &str,
     d: &mut Diagnoser,
     threads: usize,
 ) -> Result<(), CliError> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let err = |e: std::io::Error| {
         CliError::usage(format!(
             "cannot read {name}: {e}; expected nvidia-smi output (a file, or - for stdin)"
@@ -289,6 +303,7 @@ pub fn diagnose_file_parallel(
     };
     let f = &f;
     let mut bufs: Vec<Vec<u8>> = (0..threads).map(|_| Vec::new()).collect();
+    let per_round = threads * BLOCKS_PER_THREAD;
     // `pos` is always the start of a line (or the end of the file).
     let mut pos: u64 = 0;
     loop {
@@ -306,84 +321,85 @@ pub fn diagnose_file_parallel(
             pos = lines.at + lines.range.len() as u64;
             continue;
         }
-        let jobs: Vec<_> = std::mem::take(&mut bufs)
-            .into_iter()
-            .enumerate()
-            .map_while(|(k, b)| Some((k, b, d.csv_worker()?)))
+        let workers: Vec<Mutex<Option<kgadvise_core::nvsmi::CsvWorker>>> = (0..per_round)
+            .map_while(|_| Some(Mutex::new(Some(d.csv_worker()?))))
             .collect();
-        type Done = (
-            Vec<u8>,
-            std::io::Result<Option<Lines>>,
-            Option<(kgadvise_core::nvsmi::CsvWorker, usize)>,
-        );
+        let done: Vec<Mutex<Option<std::io::Result<BlockDone>>>> =
+            (0..workers.len()).map(|_| Mutex::new(None)).collect();
+        let next = AtomicUsize::new(0);
         let round_start = pos;
-        let results: Vec<Done> = std::thread::scope(|s| {
-            let handles: Vec<_> = jobs
-                .into_iter()
-                .map(|(k, mut buf, mut w)| {
-                    s.spawn(move || {
+        std::thread::scope(|s| {
+            for buf in bufs.iter_mut() {
+                let (workers, done, next) = (&workers, &done, &next);
+                s.spawn(move || {
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let (Some(slot), Some(out)) = (workers.get(k), done.get(k)) else {
+                            break;
+                        };
+                        let Some(mut w) = slot.lock().ok().and_then(|mut x| x.take()) else {
+                            break;
+                        };
                         let start = round_start + (k * BLOCK) as u64;
-                        let got = read_lines_in(f, &mut buf, start, start + BLOCK as u64, k == 0);
-                        let parsed = match &got {
-                            Ok(Some(l)) if !l.range.is_empty() => {
-                                std::str::from_utf8(&buf[l.range.clone()]).ok().map(|text| {
-                                    let used = w.feed(text);
-                                    (w, used)
-                                })
-                            }
-                            _ => None,
-                        };
-                        (buf, got, parsed)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        let e = std::io::Error::other("a reader thread failed");
-                        (Vec::new(), Err(e), None)
-                    })
-                })
-                .collect()
-        });
-        let mut stop = false;
-        let mut finished = false;
-        let mut rest = false;
-        for (buf, got, parsed) in results {
-            if !stop {
-                match got.map_err(err)? {
-                    None => {
-                        rest = true;
-                        stop = true;
-                    }
-                    Some(l) if l.eof => {
-                        finished = true;
-                        stop = true;
-                    }
-                    Some(l) if l.range.is_empty() => pos = l.at,
-                    Some(l) => {
-                        let used = match parsed {
-                            Some((w, used)) => {
-                                d.absorb(w);
-                                used
-                            }
-                            None => 0,
-                        };
-                        if used < l.range.len() {
-                            // The rest of this block through the sequential parser; the later blocks of
-                            // the round are read again with the layout in force after it.
-                            feed_block(d, &buf[l.range.start + used..l.range.end]).map_err(err)?;
-                            stop = true;
+                        let got = read_lines_in(f, buf, start, start + BLOCK as u64, k == 0);
+                        let result = got.map(|lines| {
+                            let parsed = match &lines {
+                                Some(l) if !l.range.is_empty() => {
+                                    std::str::from_utf8(&buf[l.range.clone()]).ok().map(|text| {
+                                        let used = w.feed(text);
+                                        (w, used)
+                                    })
+                                }
+                                _ => None,
+                            };
+                            BlockDone { lines, parsed }
+                        });
+                        if let Ok(mut o) = out.lock() {
+                            *o = Some(result);
                         }
-                        pos = l.at + l.range.len() as u64;
                     }
-                }
+                });
             }
-            bufs.push(buf);
-        }
-        while bufs.len() < threads {
-            bufs.push(Vec::new());
+        });
+        let mut rest = false;
+        let mut finished = false;
+        for out in done {
+            let result = out
+                .into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err(std::io::Error::other("a reader thread failed")));
+            let BlockDone { lines, parsed } = result.map_err(err)?;
+            let Some(l) = lines else {
+                rest = true;
+                break;
+            };
+            if l.eof {
+                finished = true;
+                break;
+            }
+            if l.range.is_empty() {
+                pos = l.at;
+                continue;
+            }
+            let used = match parsed {
+                Some((w, used)) => {
+                    d.absorb(w);
+                    used
+                }
+                None => 0,
+            };
+            let len = l.range.len();
+            pos = l.at + len as u64;
+            if used < len {
+                // The rest of this block through the sequential parser (read again: the buffer went on
+                // to another block); the later blocks of the round are read again after it.
+                let buf = &mut bufs[0];
+                buf.resize(len - used, 0);
+                let n = read_full_at(f, buf, l.at + used as u64).map_err(err)?;
+                feed_block(d, &buf[..n]).map_err(err)?;
+                break;
+            }
         }
         if rest {
             return sequential_rest(f, pos, name, d);
