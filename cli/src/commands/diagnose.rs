@@ -114,8 +114,9 @@ const BLOCK: usize = 2 << 20;
 /// Bytes read past a block for the line that crosses its end (more are read when a line is longer).
 const OVERLAP: usize = 64 << 10;
 
-/// Worker threads for large files: `KGADVISE_THREADS` (1 = sequential), else the cores when there are at
-/// least 4, at most 8. Each worker reads its own blocks (positioned reads), so reading overlaps with parsing.
+/// Worker threads for large files: `KGADVISE_THREADS` (1 = sequential), else the cores, at most 8. Each
+/// worker reads its own blocks (positioned reads), so reading overlaps with parsing; on the shared 2-core
+/// bench machine two threads took no more CPU time than one and less wall time (BENCHMARKS.md).
 fn parallel_threads() -> usize {
     if let Some(n) = std::env::var("KGADVISE_THREADS")
         .ok()
@@ -123,10 +124,10 @@ fn parallel_threads() -> usize {
     {
         return n.clamp(1, 64);
     }
-    let cores = std::thread::available_parallelism()
+    std::thread::available_parallelism()
         .map(|n| n.get())
-        .unwrap_or(1);
-    if cores >= 4 { cores.min(8) } else { 1 }
+        .unwrap_or(1)
+        .min(8)
 }
 
 fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
