@@ -44,19 +44,22 @@ run() {
   echo "$name $best $rss $cpu"
 }
 
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "== timing (best of ${REPEAT:-3}; pandas once)" >&2
 R_WC=$(run wc wc -l "$LOG")
 R_KG=$(run kgadvise env KGADVISE_THREADS=1 "$BIN" diagnose "$LOG" --json)
 R_KP=$(run kgadvise2 env KGADVISE_THREADS=2 "$BIN" diagnose "$LOG" --json)
 R_PD=$(REPEAT=1 run pandas .venv-bench/bin/python bench/diagnose_pandas.py "$LOG")
 
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 SIZE=$(stat -c %s "$LOG")
 LINES=$(cat "$OUT/out-wc.txt" | awk '{print $1}')
-python3 - "$SIZE" "$LINES" "$R_WC" "$R_KG" "$R_KP" "$R_PD" <<'PY'
+python3 - "$SIZE" "$LINES" "$LOAD_START" "$LOAD_END" "$R_WC" "$R_KG" "$R_KP" "$R_PD" <<'PY'
 import sys, json, platform, os, datetime
 size, lines = int(sys.argv[1]), int(sys.argv[2])
+load_start, load_end = sys.argv[3], sys.argv[4]
 runs = {}
-for r in sys.argv[3:]:
+for r in sys.argv[5:]:
     name, wall, rss, cpu = r.split()
     runs[name] = (float(wall), int(rss), float(cpu))
 kg = runs["kgadvise"][0]
@@ -68,7 +71,8 @@ try:
 except OSError:
     pass
 print(f"Measured {datetime.date.today()} on {cpu}, {os.cpu_count()} cores, Linux {platform.release()}; "
-      f"log: {size/1e9:.2f} GB, {lines:,} lines, 2 GPUs, page cache warm; best of 3 (pandas once).\n")
+      f"log: {size/1e9:.2f} GB, {lines:,} lines, 2 GPUs, page cache warm; best of 3 (pandas once); "
+      f"load average (1/5/15 min) {load_start} at the start, {load_end} at the end.\n")
 print("| tool | wall s | CPU s (user+sys) | throughput MB/s | wall vs kgadvise | CPU vs kgadvise | peak RSS MiB |")
 print("|---|---|---|---|---|---|---|")
 for name, label in [("kgadvise", "`kgadvise diagnose --json` (1 thread)"),

@@ -8,8 +8,20 @@ use std::io::Read;
 const MAX_LINE: usize = 1 << 20;
 const CHUNK: usize = 1 << 20;
 
-/// Calls `f` with every line (without `\n`) of `r`.
-pub fn for_each_line<R: Read>(mut r: R, mut f: impl FnMut(&str)) -> std::io::Result<()> {
+/// Calls `f` with every line (without `\n`) of `r` (the tests' view of [`for_each_text`]).
+#[cfg(test)]
+pub fn for_each_line<R: Read>(r: R, f: impl FnMut(&str)) -> std::io::Result<()> {
+    read_lines(r, false, f)
+}
+
+/// Calls `f` with the text of `r` in pieces of whole lines: runs of lines each ending in `\n` (about a
+/// buffer at a time), or single lines without their `\n` (the last line, a line with invalid UTF-8 made
+/// valid, a line of UTF-16 input, a piece of an overlong line). The same lines as [`for_each_line`].
+pub fn for_each_text<R: Read>(r: R, f: impl FnMut(&str)) -> std::io::Result<()> {
+    read_lines(r, true, f)
+}
+
+fn read_lines<R: Read>(mut r: R, blocks: bool, mut f: impl FnMut(&str)) -> std::io::Result<()> {
     let mut buf: Vec<u8> = vec![0; CHUNK];
     let mut len = 0usize;
     let mut first = true;
@@ -47,7 +59,13 @@ pub fn for_each_line<R: Read>(mut r: R, mut f: impl FnMut(&str)) -> std::io::Res
         let mut start = 0;
         // Up to the last newline, validate UTF-8 once for the whole block (the common case), then slice.
         let last_nl = memchr::memrchr(b'\n', &buf[len..end]).map(|p| len + p);
-        if let Some(block_end) = last_nl
+        if blocks
+            && let Some(block_end) = last_nl
+            && let Ok(text) = std::str::from_utf8(&buf[..=block_end])
+        {
+            f(text);
+            start = block_end + 1;
+        } else if let Some(block_end) = last_nl
             && let Ok(text) = std::str::from_utf8(&buf[..block_end])
         {
             for nl in memchr::memchr_iter(b'\n', &buf[len..block_end]) {
@@ -149,5 +167,18 @@ mod tests {
         assert_eq!(collect(&le), ["x, 1\r", "y"]);
         assert_eq!(collect(b"\xff\xfe"), Vec::<String>::new());
         assert_eq!(collect(b"\xc3(\n"), ["\u{FFFD}("]);
+    }
+
+    #[test]
+    fn text_pieces_hold_the_same_lines() {
+        for bytes in [&b"a\r\nb\nc"[..], b"x\n\ny\n", b"\xc3(\nok\n", b"", b"\n"] {
+            let mut v = Vec::new();
+            for_each_text(bytes, |t| {
+                let t = t.strip_suffix('\n').unwrap_or(t);
+                v.extend(t.split('\n').map(str::to_string));
+            })
+            .unwrap();
+            assert_eq!(v, collect(bytes), "{bytes:?}");
+        }
     }
 }

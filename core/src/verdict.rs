@@ -169,6 +169,12 @@ impl Diagnoser {
         self.parser.feed_line(line, &mut self.collector);
     }
 
+    /// Whole lines, each ending in `\n` (the last one may lack it): the same as a `feed_line` per line.
+    #[inline]
+    pub fn feed_lines(&mut self, text: &str) {
+        self.parser.feed_lines(text, &mut self.collector);
+    }
+
     /// A worker for the next chunk of CSV rows, when the input is in a CSV layout that allows it.
     pub fn csv_worker(&self) -> Option<crate::nvsmi::CsvWorker> {
         self.parser.csv_worker()

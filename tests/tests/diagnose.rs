@@ -630,3 +630,67 @@ fn large_files_read_in_parallel_give_the_sequential_answer() {
     assert_eq!(seq["diagnostics_total"], 1, "{seq}");
     assert_eq!(seq["gpus"][0]["samples"].as_u64().unwrap(), s);
 }
+
+#[test]
+fn parallel_reader_handles_crlf_long_lines_invalid_utf8_and_no_final_newline() {
+    // Blocks of 8 MiB end mid-line and a 9 MiB line spans a whole block: each line must be read once.
+    let path =
+        std::env::temp_dir().join(format!("kgadvise-parallel-odd-{}.csv", std::process::id()));
+    let mut bytes: Vec<u8> =
+        b"timestamp, index, name, utilization.gpu [%], memory.used [MiB], power.draw [W]\r\n"
+            .to_vec();
+    let mut s = 0u64;
+    while bytes.len() < 40 << 20 {
+        let (h, m, sec) = (s / 3600 % 24, s / 60 % 60, s % 60);
+        let row = format!(
+            "2026/11/28 {h:02}:{m:02}:{sec:02}.{:03}, {}, Tesla T4, {} %, {} MiB, {}.{:02} W\r\n",
+            s % 1000,
+            s % 2,
+            s % 101,
+            9000 + s % 999,
+            20 + s % 50,
+            s % 100
+        );
+        bytes.extend_from_slice(row.as_bytes());
+        s += 1;
+        match s {
+            100_000 => bytes.extend(std::iter::repeat_n(b'x', 9 << 20).chain(*b"\r\n")),
+            250_000 => bytes.extend_from_slice(
+                b"2026/11/28 10:00:00.000, 0, Tesla \xff\xfe, 5 %, 1 MiB, 1 W\r\n",
+            ),
+            300_000 => bytes
+                .extend_from_slice(b"2026/11/28 10:00:00.000, 0, Tesla T4, [N/A], [N/A], [N/A]\n"),
+            _ => {}
+        }
+    }
+    bytes.extend_from_slice(b"2026/11/28 23:59:59.000, 1, Tesla T4, 99 %, 1 MiB, 1.5 W");
+    std::fs::write(&path, &bytes).unwrap();
+    let run = |threads: &str| {
+        let out = kgadvise()
+            .env("KGADVISE_THREADS", threads)
+            .args(["diagnose", path.to_str().unwrap(), "--json"])
+            .output()
+            .unwrap();
+        let mut v = json_of(&out);
+        for g in v["gpus"].as_array_mut().unwrap() {
+            g.as_object_mut().unwrap().remove("timeline");
+            g.as_object_mut().unwrap().remove("timeline_step_samples");
+        }
+        v
+    };
+    let seq = run("1");
+    let (two, three) = (run("2"), run("3"));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(seq, two);
+    assert_eq!(seq, three);
+    let samples: u64 = seq["gpus"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["samples"].as_u64().unwrap())
+        .sum();
+    // Every row, the one with invalid bytes (replaced) and the [N/A] one included.
+    assert_eq!(samples, s + 3, "{seq}");
+    // The 9 MiB line is cut into 1 MiB pieces, each reported.
+    assert!(seq["lines"].as_u64().unwrap() > s + 5, "{seq}");
+}

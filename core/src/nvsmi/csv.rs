@@ -114,6 +114,200 @@ fn find_comma(b: &[u8], from: usize) -> usize {
     i
 }
 
+/// The digits at `b[p..]` (17 at most) as an integer and where they end. Eight bytes at a time (SWAR):
+/// no branch per digit, so the varying widths of the cells cost no mispredictions.
+#[inline(always)]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn fast_digits(b: &[u8], p: usize) -> (u64, usize) {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ABOVE9: u64 = 0x4646_4646_4646_4646; // + 0x46 sets the high bit of bytes from b'9' + 1 up
+    if let Some(chunk) = b.get(p..p + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        let x = w.wrapping_sub(ZEROS);
+        // High bit of every non-digit byte (exact up to the first one: no carry or borrow before it).
+        let non = (w.wrapping_add(ABOVE9) | x | w) & HIGHS;
+        let len = (non.trailing_zeros() / 8) as usize;
+        if len < 8 {
+            if len == 0 {
+                return (0, p);
+            }
+            // The digits to the top bytes (first digit lowest), then pairs, quads, eight.
+            let mut d = x << (8 * (8 - len));
+            d = d.wrapping_mul(10).wrapping_add(d >> 8) & 0x00FF_00FF_00FF_00FF;
+            d = d.wrapping_mul(100).wrapping_add(d >> 16) & 0x0000_FFFF_0000_FFFF;
+            d = d.wrapping_mul(10_000).wrapping_add(d >> 32) & 0xFFFF_FFFF;
+            return (d, p + len);
+        }
+    }
+    let mut i = p;
+    let mut v: u64 = 0;
+    while i < b.len() && i - p < 17 {
+        let d = b[i].wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        v = v * 10 + u64::from(d);
+        i += 1;
+    }
+    (v, i)
+}
+
+/// A plain decimal at `b[p..]` (digits, optionally `.` and digits, 17 of each at most) and where it ends;
+/// the value is [`parse_num`]'s for the same cell. `None` for anything else (sign, unit, no value).
+#[inline(always)]
+fn fast_num(b: &[u8], p: usize) -> Option<(f64, usize)> {
+    let (int, i) = fast_digits(b, p);
+    if i == p {
+        return None;
+    }
+    // Below 2^63: the signed conversion is one instruction and gives the same value.
+    let mut v = int as i64 as f64;
+    if b.get(i) == Some(&b'.') {
+        let (frac, e) = fast_digits(b, i + 1);
+        let fd = e - (i + 1);
+        if fd == 0 {
+            return None;
+        }
+        v += frac as i64 as f64 / super::POW10.get(fd).copied()?;
+        return Some((v, e));
+    }
+    Some((v, i))
+}
+
+/// `b` starts with the 10 bytes `d` (two loads and compares, not a call to memcmp).
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn same_date(d: &[u8; 10], b: &[u8]) -> bool {
+    if b.len() < 10 {
+        return false;
+    }
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[..8]);
+    let mut y = [0u8; 8];
+    y.copy_from_slice(&d[..8]);
+    u64::from_le_bytes(x) == u64::from_le_bytes(y) && b[8] == d[8] && b[9] == d[9]
+}
+
+/// The end of a number cell whose number ends at `i`: there, or after its unit (`61 %`, `9265 MiB`,
+/// `32.46 W`), as [`parse_num`] reads it (a space, letter or `%` after the number; the rest is ignored).
+#[inline(always)]
+fn unit_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i) {
+        None | Some(b',') => Some(i),
+        Some(b'\n') => Some(i),
+        Some(c) if c.is_ascii_whitespace() || c.is_ascii_alphabetic() || *c == b'%' => {
+            Some(find_sep(b, i))
+        }
+        Some(_) => None,
+    }
+}
+
+/// The last minute seen in fast-path timestamps: the first 16 bytes (`YYYY/MM/DD HH:MM`) as two words,
+/// the seconds of that day at midnight and the minute's seconds into the day.
+pub(crate) type MinuteMemo = Option<(u64, u64, f64, u32)>;
+
+/// The little-endian word of 8 bytes at `b[i..]`, if there are 8.
+#[inline]
+fn word(b: &[u8], i: usize) -> Option<u64> {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(b.get(i..i + 8)?);
+    Some(u64::from_le_bytes(w))
+}
+
+/// nvidia-smi's `YYYY/MM/DD HH:MM:SS.f` (1 to 9 fraction digits, or none) at `line[p..]` and where it
+/// ends; the value is [`CsvState::timestamp`]'s, with the same date cache. `None` for any other form.
+/// The minute (`YYYY/MM/DD HH:MM`) changes once in 60 samples per GPU: it is parsed when it changes.
+#[inline(always)]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn fast_timestamp(
+    line: &str,
+    p: usize,
+    cache: &mut Option<([u8; 10], f64)>,
+    minute: &mut MinuteMemo,
+) -> Option<(f64, usize)> {
+    let b = line.as_bytes().get(p..)?;
+    if b.len() < 19 || b[16] != b':' {
+        return None;
+    }
+    let (lo, hi) = (word(b, 0)?, word(b, 8)?);
+    let (day, hm) = match *minute {
+        Some((l, h, day, hm)) if l == lo && h == hi => (day, hm),
+        _ => {
+            if b[4] != b'/' || b[7] != b'/' || b[10] != b' ' || b[13] != b':' {
+                return None;
+            }
+            let day = match cache {
+                Some((d, secs)) if same_date(d, b) => *secs,
+                _ => {
+                    let secs = parse_timestamp(line.get(p..p + 10)?)?;
+                    let mut d = [0u8; 10];
+                    d.copy_from_slice(&b[..10]);
+                    *cache = Some((d, secs));
+                    secs
+                }
+            };
+            let (h, m) = (two_digits(b, 11)?, two_digits(b, 14)?);
+            if h > 23 || m > 59 {
+                return None;
+            }
+            *minute = Some((lo, hi, day, h * 3600 + m * 60));
+            (day, h * 3600 + m * 60)
+        }
+    };
+    let sec = two_digits(b, 17)?;
+    if sec > 60 {
+        return None;
+    }
+    let mut t = day + f64::from(hm + sec);
+    let mut i = 19;
+    if b.get(19) == Some(&b'.') {
+        let (frac, e) = fast_digits(b, 20);
+        if e == 20 || e > 29 {
+            return None;
+        }
+        i = e;
+        t += f64::from(u32::try_from(frac).ok()?) / super::POW10.get(e - 20).copied()?;
+    }
+    Some((t, p + i))
+}
+
+/// The two digits at `b[k..k + 2]` as a number.
+#[inline]
+fn two_digits(b: &[u8], k: usize) -> Option<u32> {
+    let (x, y) = (
+        b.get(k)?.wrapping_sub(b'0'),
+        b.get(k + 1)?.wrapping_sub(b'0'),
+    );
+    (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
+}
+
+/// The position of the next `,` or `\n` at or after `from` (or the length): eight bytes at a time.
+#[inline]
+#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+fn find_sep(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
+    const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
+    let mut i = from;
+    while let Some(w) = word(b, i) {
+        let (x, y) = (w ^ COMMAS, w ^ NEWLINES);
+        // Zero bytes of x or y; wrong bits appear only above the first true one.
+        let t = (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS;
+        if t != 0 {
+            return i + (t.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b',' && b[i] != b'\n' {
+        i += 1;
+    }
+    i
+}
+
 #[derive(Debug, Clone)]
 pub struct CsvState {
     roles: Vec<Role>,
@@ -126,6 +320,21 @@ pub struct CsvState {
     source: &'static str,
     /// The last date seen in timestamps and its seconds at midnight.
     date_cache: Option<([u8; 10], f64)>,
+    /// The last minute of the fast path's timestamps.
+    minute_memo: MinuteMemo,
+    /// Rows may be tried by [`CsvState::fast_row`] first (no MiB-by-units column, not per-process).
+    fast: bool,
+}
+
+/// What the general row reader made of a line.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Row<'a> {
+    /// A sample of this layout.
+    Sample(Sample<'a>),
+    /// Used without a sample: a blank line, the repeated header, a per-process row.
+    Skip,
+    /// Not a row of this layout.
+    NotData,
 }
 
 pub enum RowResult {
@@ -234,6 +443,8 @@ impl CsvState {
             per_process,
             source: "header",
             date_cache: None,
+            minute_memo: None,
+            fast: !per_process,
         }
     }
 
@@ -337,6 +548,8 @@ impl CsvState {
                 per_process: false,
                 source: "units",
                 date_cache: None,
+                minute_memo: None,
+                fast: false,
             });
         }
         // kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
@@ -357,6 +570,8 @@ impl CsvState {
                 per_process: false,
                 source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
                 date_cache: None,
+                minute_memo: None,
+                fast: true,
             });
         }
         out.diag(
@@ -371,15 +586,157 @@ impl CsvState {
 
     /// Reads a data row of this layout. Allocation-free.
     #[inline]
-    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
     pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
+        if let Some((s, _)) = self.fast_row(line, 0) {
+            out.add(&s);
+            return RowResult::Done;
+        }
+        match self.general_row(line) {
+            Row::Sample(s) => {
+                out.add(&s);
+                RowResult::Done
+            }
+            Row::Skip => RowResult::Done,
+            Row::NotData => RowResult::NotData,
+        }
+    }
+
+    /// Reads rows from the start of `text` (lines ending in `\n`, the last one may lack it) while the fast
+    /// path takes them: the bytes used (whole lines) and the number of rows.
+    #[inline]
+    pub(crate) fn fast_rows(&mut self, text: &str, out: &mut Collector) -> (usize, usize) {
+        let mut pos = 0;
+        let mut rows = 0;
+        while pos < text.len() {
+            match self.fast_row(text, pos) {
+                Some((s, next)) => {
+                    out.add(&s);
+                    rows += 1;
+                    pos = next;
+                }
+                None => break,
+            }
+        }
+        (pos, rows)
+    }
+
+    /// The common case: a row of plain cells (`2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360,
+    /// 32.46, 70.00`, units and `[N/A]` allowed) read in one pass from `text[start..]` up to the end of its
+    /// line (`\n`, `\r\n` or the end of `text`); the sample and where the next line starts. `None` when
+    /// the line is anything else (a negative or long number, another timestamp form, a header, a blank
+    /// line, a wrong field count...): [`CsvState::general_row`] then reads it. A `Some` is always the
+    /// sample the general reader gives for the line without its `\n` and one `\r` before it (the
+    /// `fast_row_matches_general_row` tests). Every cell ends at a `,` or at the line's end, so the
+    /// reader never looks past the line.
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    pub(crate) fn fast_row<'a>(
+        &mut self,
+        text: &'a str,
+        start: usize,
+    ) -> Option<(Sample<'a>, usize)> {
+        if !self.fast {
+            return None;
+        }
+        let b = text.as_bytes();
+        // A header starts with a lowercase letter, a blank line with whitespace: the general reader's.
+        match b.get(start) {
+            Some(c) if !c.is_ascii_lowercase() && !c.is_ascii_whitespace() => {}
+            _ => return None,
+        }
+        let mut s = Sample::default();
+        let mut p = start;
+        let last = self.roles.len().checked_sub(1)?;
+        for (k, role) in self.roles.iter().enumerate() {
+            while p < b.len() && b[p] == b' ' {
+                p += 1;
+            }
+            let end = match role {
+                // `[N/A]`, `[Not Supported]`...: no value, whatever the role.
+                _ if b.get(p) == Some(&b'[') => find_sep(b, p),
+                Role::Ignore => find_sep(b, p),
+                Role::Name | Role::Key => {
+                    let end = find_sep(b, p);
+                    let mut z = end;
+                    // The `\r` of a `\r\n` is not part of the line.
+                    if z > p && b[z - 1] == b'\r' && b.get(z) == Some(&b'\n') {
+                        z -= 1;
+                    }
+                    while z > p && matches!(b[z - 1], b' ' | b'\t') {
+                        z -= 1;
+                    }
+                    let cell = text.get(p..z)?;
+                    let v = (!is_no_value(cell)).then_some(cell);
+                    if *role == Role::Name {
+                        s.name = v;
+                    } else {
+                        s.key = v;
+                    }
+                    end
+                }
+                Role::Timestamp => {
+                    let (t, mut end) =
+                        fast_timestamp(text, p, &mut self.date_cache, &mut self.minute_memo)?;
+                    while end < b.len() && matches!(b[end], b' ' | b'\t') {
+                        end += 1;
+                    }
+                    if b.get(end) == Some(&b'\r') && b.get(end + 1) == Some(&b'\n') {
+                        end += 1;
+                    }
+                    s.ts = Some(t);
+                    end
+                }
+                Role::Index => {
+                    let (v, num_end) = fast_num(b, p)?;
+                    // Six digits at most, no fraction: below 1e6 and whole, as the general reader wants.
+                    if num_end - p > 6 || b.get(p..num_end)?.contains(&b'.') {
+                        return None;
+                    }
+                    s.index = Some(v as u32);
+                    unit_end(b, num_end)?
+                }
+                Role::Mib => return None,
+                num => {
+                    let (v, num_end) = fast_num(b, p)?;
+                    let end = unit_end(b, num_end)?;
+                    let v = Some(v);
+                    match num {
+                        Role::Util => s.util = v,
+                        Role::MemUsed => s.mem_used = v,
+                        Role::MemTotal => s.mem_total = v,
+                        Role::PowerDraw => s.power_draw = v,
+                        Role::PowerLimit => s.power_limit = v,
+                        _ => {}
+                    }
+                    end
+                }
+            };
+            if k == last {
+                return match b.get(end) {
+                    None => Some((s, end)),
+                    Some(b'\n') => Some((s, end + 1)),
+                    Some(_) => None,
+                };
+            }
+            if b.get(end) != Some(&b',') {
+                return None;
+            }
+            p = end + 1;
+        }
+        None
+    }
+
+    /// Any row of this layout, cell by cell (trimmed, units and no-value spellings allowed).
+    #[inline]
+    #[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
+    pub(crate) fn general_row<'a>(&mut self, line: &'a str) -> Row<'a> {
         let first = line.as_bytes().first().copied();
         if first.is_none_or(|c| c.is_ascii_whitespace()) && line.trim().is_empty() {
-            return RowResult::Done;
+            return Row::Skip;
         }
         if first.is_some_and(|c| c.is_ascii_lowercase()) {
             if !self.header.is_empty() && line == self.header {
-                return RowResult::Done;
+                return Row::Skip;
             }
             // Another header (a new query appended to the file): let the caller switch layouts.
             if line.split(',').all(|t| field_name(t).is_some())
@@ -388,7 +745,7 @@ impl CsvState {
                     .filter_map(field_name)
                     .any(is_plausible_field)
             {
-                return RowResult::NotData;
+                return Row::NotData;
             }
         }
         let b = line.as_bytes();
@@ -402,7 +759,7 @@ impl CsvState {
             let start = i;
             i = find_comma(b, i);
             let Some(role) = self.roles.get(count).copied() else {
-                return RowResult::NotData;
+                return Row::NotData;
             };
             count += 1;
             if role != Role::Ignore {
@@ -422,13 +779,13 @@ impl CsvState {
                     Role::Timestamp => match self.timestamp(cell) {
                         Some(t) => s.ts = Some(t),
                         None if is_no_value(cell) => {}
-                        None => return RowResult::NotData,
+                        None => return Row::NotData,
                     },
                     _ => {
                         let v = match parse_num(cell) {
                             Some(v) => Some(v),
                             None if is_no_value(cell) => None,
-                            None => return RowResult::NotData,
+                            None => return Row::NotData,
                         };
                         match role {
                             Role::Index => match v {
@@ -436,7 +793,7 @@ impl CsvState {
                                     s.index = Some(x as u32)
                                 }
                                 None => {}
-                                Some(_) => return RowResult::NotData,
+                                Some(_) => return Row::NotData,
                             },
                             Role::Util => s.util = v,
                             Role::MemUsed => s.mem_used = v,
@@ -460,10 +817,10 @@ impl CsvState {
             i += 1;
         }
         if count != self.roles.len() {
-            return RowResult::NotData;
+            return Row::NotData;
         }
         if self.per_process {
-            return RowResult::Done;
+            return Row::Skip;
         }
         if mib_n > 0 {
             let vals = &mib[..mib_n];
@@ -481,8 +838,7 @@ impl CsvState {
                 }
             }
         }
-        out.add(&s);
-        RowResult::Done
+        Row::Sample(s)
     }
 
     /// A line in CSV mode that is not a row of the layout: says why, naming the field.

@@ -131,7 +131,7 @@ impl GpuAcc {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, s: &Sample) {
         self.samples += 1;
         if let Some(n) = s.name
@@ -458,6 +458,32 @@ impl LogParser {
         &self.opts
     }
 
+    /// Reads whole lines: `text` is lines each ending in `\n` (the last one may lack it), exactly as
+    /// [`LogParser::feed_line`] with each line would. Rows of a CSV layout are read in one run, without a
+    /// call per line.
+    pub fn feed_lines(&mut self, text: &str, out: &mut Collector) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            if let Mode::Csv(state) = &mut self.mode {
+                let (used, rows) = state.fast_rows(rest, out);
+                if rows > 0 {
+                    self.line_no += rows;
+                    out.lines = self.line_no;
+                }
+                rest = rest.get(used..).unwrap_or("");
+                if rest.is_empty() {
+                    break;
+                }
+            }
+            let (line, next) = match rest.split_once('\n') {
+                Some((line, next)) => (line, next),
+                None => (rest, ""),
+            };
+            self.feed_line(line, out);
+            rest = next;
+        }
+    }
+
     /// Reads one line (without its `\n`; a trailing `\r` and a leading BOM are removed here).
     pub fn feed_line(&mut self, raw: &str, out: &mut Collector) {
         self.line_no += 1;
@@ -670,7 +696,15 @@ impl CsvWorker {
     /// number of bytes consumed: the rest goes to the sequential parser.
     pub fn feed(&mut self, text: &str) -> usize {
         let mut pos = 0;
-        for line in text.split_inclusive('\n') {
+        while pos < text.len() {
+            let rest = text.get(pos..).unwrap_or("");
+            let (used, rows) = self.state.fast_rows(rest, &mut self.collector);
+            self.lines += rows;
+            pos += used;
+            let rest = text.get(pos..).unwrap_or("");
+            let Some(line) = rest.split_inclusive('\n').next() else {
+                break;
+            };
             let body = line.strip_suffix('\n').unwrap_or(line);
             let body = body.strip_suffix('\r').unwrap_or(body);
             if let csv::RowResult::NotData = self.state.data_row(body, 0, &mut self.collector) {
@@ -764,7 +798,8 @@ pub fn parse_num(cell: &str) -> Option<f64> {
         i += 1;
     }
     let int_digits = i - start;
-    let mut v = int as f64;
+    // Below 10^18 < 2^63: the signed conversion is one instruction and gives the same value.
+    let mut v = int as i64 as f64;
     if i < b.len() && b[i] == b'.' {
         i += 1;
         let fs = i;
@@ -777,7 +812,7 @@ pub fn parse_num(cell: &str) -> Option<f64> {
         if fd == 0 && int_digits == 0 {
             return None;
         }
-        v += frac as f64 / POW10.get(fd).copied().unwrap_or(1.0);
+        v += frac as i64 as f64 / POW10.get(fd).copied().unwrap_or(1.0);
     } else if int_digits == 0 {
         return None;
     }
@@ -1020,6 +1055,331 @@ mod tests {
             t.len() <= TIMELINE_POINTS && t.len() >= TIMELINE_POINTS / 2,
             "{}",
             t.len()
+        );
+    }
+}
+
+/// The CSV fast path ([`csv::CsvState::fast_row`]) against the general row reader: whenever the fast
+/// path reads a line, the general reader must give the very same sample (values compared bit for bit).
+#[cfg(test)]
+mod fast_path_tests {
+    use super::csv::{CsvState, Row};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn bits(v: Option<f64>) -> Option<u64> {
+        v.map(f64::to_bits)
+    }
+
+    /// Checks one line against a layout, alone and inside a block of lines (`\n` and `\r\n` ends);
+    /// true when the fast path took it.
+    fn check(state: &CsvState, line: &str) -> bool {
+        let taken = check_text(state, line, 0, line);
+        let next = "2026/11/01 00:00:01.001, 0, X, 1, 2, 3, 4, 5\n";
+        if !line.contains('\n') {
+            for end in ["\n", "\r\n"] {
+                // What feed_line gets: the line without its `\n`, one `\r` removed.
+                let got = if end == "\n" {
+                    line.strip_suffix('\r').unwrap_or(line)
+                } else {
+                    line
+                };
+                let block = format!("{next}{line}{end}{next}");
+                check_text(state, &block, next.len(), got);
+                check_text(state, &format!("{line}{end}"), 0, got);
+            }
+        }
+        taken
+    }
+
+    /// The fast path on the line at `text[start..]` against the general reader on `line` (that line as
+    /// `feed_line` gets it: without its `\n` and one `\r` before it).
+    fn check_text(state: &CsvState, text: &str, start: usize, line: &str) -> bool {
+        let mut fast = state.clone();
+        let mut general = state.clone();
+        let Some((a, next)) = fast.fast_row(text, start) else {
+            return false;
+        };
+        let rest = &text[start..];
+        let want_next = start + rest.find('\n').map_or(rest.len(), |i| i + 1);
+        assert_eq!(next, want_next, "{text:?}");
+        match general.general_row(line) {
+            Row::Sample(b) => {
+                assert_eq!(a, b, "{text:?}");
+                for (x, y) in [
+                    (a.ts, b.ts),
+                    (a.util, b.util),
+                    (a.mem_used, b.mem_used),
+                    (a.mem_total, b.mem_total),
+                    (a.power_draw, b.power_draw),
+                    (a.power_limit, b.power_limit),
+                ] {
+                    assert_eq!(bits(x), bits(y), "{text:?}");
+                }
+            }
+            other => {
+                panic!("fast path read {text:?} as {a:?}, the general reader {line:?} as {other:?}")
+            }
+        }
+        true
+    }
+
+    fn layout(header: &str) -> CsvState {
+        CsvState::from_header(header, 1, &mut Collector::default()).unwrap()
+    }
+
+    const BENCH_HEADER: &str = "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], power.draw [W], power.limit [W]";
+
+    #[test]
+    fn bench_rows_take_the_fast_path() {
+        let st = layout(BENCH_HEADER);
+        for line in [
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 23:59:59.999, 1, Tesla T4, 0, 3, 15360, 25.00, 70.00",
+            "2026/11/01 23:59:59, 1, Tesla T4, 100, 3, 15360, 25.5, 70",
+            "2026/11/01 23:59:59.123456789,1,Tesla T4,7,3,15360,1234567890.12345678,70",
+            "2026/11/01 00:00:01.001, 0, [N/A], 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0,  Tesla T4 \t, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0, , 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61 %, 9265 MiB, 15360 MiB, 32.46 W, 70.00 W",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, [N/A], 9265, 15360, [Not Supported], 70.00",
+            "[N/A], [N/A], [N/A], [N/A], [N/A], [N/A], [N/A], [N/A]",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00\r",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00 ",
+            "2026/11/01 00:00:01.001 , 0, Tesla T4, 61 , 9265\t, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0 x, Tesla T4, 61%, 9265MiB, 15360 MiB and more, 32.46 W, 70.00 W",
+        ] {
+            assert!(check(&st, line), "{line}");
+        }
+        // The general reader's: units, no values, signs, other times, spaces before commas, CR, counts.
+        for line in [
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00, 1",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61$, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, N/A, 9265, 15360, 32.46, 70.00",
+            "2026-11-01T00:00:01.001Z, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.0011223344, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01., 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/13/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 24:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 1.0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 1234567, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, -61, 9265, 15360, 32.46, 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32., 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, .5, 70.00",
+            "2026/11/01 00:00:01.001, 0, Tesla T4, 123456789012345678, 9265, 15360, 32.46, 70.00",
+            " 2026/11/01 00:00:01.001, 0, Tesla T4, 61, 9265, 15360, 32.46, 70.00",
+            BENCH_HEADER,
+            "",
+        ] {
+            assert!(!check(&st, line), "{line}");
+        }
+    }
+
+    fn cell() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u64..100_000_000_000).prop_map(|v| v.to_string()),
+            (0u64..100_000, 0u32..10_000_000).prop_map(|(a, b)| format!("{a}.{b}")),
+            (0u64..1000, 0u32..100).prop_map(|(a, b)| format!("{a}.{b:02}")),
+            (1u32..13, 1u32..32, 0u32..26, 0u32..61, 0u32..1000).prop_map(
+                |(mo, d, h, m, f)| format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{m:02}.{f:03}")
+            ),
+            proptest::sample::select(vec![
+                "Tesla T4",
+                "NVIDIA A100-SXM4-40GB",
+                "[N/A]",
+                "[Not Supported]",
+                "N/A",
+                "-",
+                "",
+                " ",
+                "7 %",
+                "15360 MiB",
+                "22.89 W",
+                "0x1",
+                "1e5",
+                "-3",
+                "+3",
+                "5.",
+                ".5",
+                "00",
+                "007",
+                "12345678",
+                "123456789",
+                "1234567890123456789",
+                "P0",
+                "Unknown Error",
+                "2026/11/01 00:00:01",
+                "2026/11/01 00:00:01.",
+                "2026/11/01 00:00:01.1234567891",
+                "2026-11-01 00:00:01.001",
+                "20261101 00:00:01",
+                "2026/02/30 00:00:01.5",
+                "\u{e9}\u{e9}",
+            ])
+            .prop_map(str::to_string),
+            "[ -~]{0,12}",
+        ]
+    }
+
+    fn row() -> impl Strategy<Value = String> {
+        (
+            proptest::collection::vec(
+                (
+                    cell(),
+                    proptest::sample::select(vec![", ", ",", " , ", ",  ", ",\t"]),
+                ),
+                1..10,
+            ),
+            proptest::sample::select(vec!["", "\r", " ", "\t"]),
+        )
+            .prop_map(|(cells, end)| {
+                let mut s = String::new();
+                for (i, (c, sep)) in cells.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(sep);
+                    }
+                    s.push_str(c);
+                }
+                s.push_str(end);
+                s
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn fast_row_matches_general_row(line in row()) {
+            let layouts = [
+                layout(BENCH_HEADER),
+                layout("index, utilization.gpu [%], memory.used [MiB]"),
+                layout("name, uuid, utilization.gpu [%], power.draw [W], temperature.gpu"),
+                layout("utilization.gpu [%], timestamp, memory.total [MiB], index"),
+            ];
+            for st in &layouts {
+                check(st, &line);
+            }
+            let mut c = Collector::default();
+            if let Some(st) = CsvState::headerless("0, 55, 1200", 1, &ParseOptions::default(), &mut c) {
+                check(&st, &line);
+            }
+        }
+    }
+
+    fn num() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u64..100_000_000_000_000_000).prop_map(|v| v.to_string()),
+            (0u64..100_000_000_000_000_000, 0u64..100_000_000_000_000_000)
+                .prop_map(|(a, b)| format!("{a}.{b}")),
+            (0u32..1000, 0u32..1000).prop_map(|(a, b)| format!("{a}.{b:03}")),
+            (0u32..100).prop_map(|v| format!("{v:0>9}")),
+            (
+                0u32..100_000,
+                proptest::sample::select(vec![" %", " MiB", " W", "MiB", " MHz  ", "\t"])
+            )
+                .prop_map(|(v, u)| format!("{v}{u}")),
+            proptest::sample::select(vec!["[N/A]", "[Not Supported]", "[Unknown Error]"])
+                .prop_map(str::to_string),
+        ]
+    }
+
+    /// Rows of the bench layout made of plain cells (the fast path's own ground), spaces varied.
+    fn plain_row() -> impl Strategy<Value = String> {
+        (
+            (
+                1u32..13,
+                1u32..32,
+                0u32..24,
+                0u32..60,
+                0u32..61,
+                "[0-9]{0,9}",
+            ),
+            0u32..1_200_000,
+            proptest::sample::select(vec!["Tesla T4", "[N/A]", "", "A100 \t"]),
+            proptest::collection::vec(num(), 5),
+            proptest::collection::vec(proptest::sample::select(vec![",", ", ", ",   "]), 7),
+        )
+            .prop_map(|((mo, d, h, m, sec, frac), idx, name, nums, seps)| {
+                let ts = if idx % 7 == 0 {
+                    "[N/A]".to_string()
+                } else if frac.is_empty() {
+                    format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}")
+                } else {
+                    format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}.{frac}")
+                };
+                let cells = [ts, idx.to_string(), name.to_string()]
+                    .into_iter()
+                    .chain(nums)
+                    .collect::<Vec<_>>();
+                let mut s = String::new();
+                for (i, c) in cells.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(seps[i - 1]);
+                    }
+                    s.push_str(c);
+                }
+                s
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn fast_row_matches_general_row_on_plain_rows(line in plain_row()) {
+            check(&layout(BENCH_HEADER), &line);
+        }
+    }
+
+    #[test]
+    fn plain_rows_mostly_take_the_fast_path() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let st = layout(BENCH_HEADER);
+        let taken = (0..500)
+            .filter(|_| check(&st, &plain_row().new_tree(&mut runner).unwrap().current()))
+            .count();
+        assert!(taken > 250, "{taken} of 500");
+    }
+
+    /// Every line of every real CSV sample, checked against the layout in force when it is read.
+    #[test]
+    fn fast_row_matches_general_row_on_realdata() {
+        let dir = std::env::var_os("KGADVISE_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+            })
+            .join("realdata");
+        let mut taken = 0;
+        for cat in [
+            "nvidia-smi-csv",
+            "nvidia-smi-table",
+            "nvidia-smi-dmon",
+            "nvidia-smi-query",
+        ] {
+            let Ok(entries) = std::fs::read_dir(dir.join(cat)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let bytes = std::fs::read(e.path()).unwrap();
+                let text = decode(&bytes);
+                let mut p = LogParser::new(ParseOptions::default());
+                let mut c = Collector::default();
+                for raw in text.split('\n') {
+                    let line = raw.strip_suffix('\r').unwrap_or(raw);
+                    if let Mode::Csv(st) = &p.mode
+                        && check(st, line)
+                    {
+                        taken += 1;
+                    }
+                    p.feed_line(raw, &mut c);
+                }
+            }
+        }
+        eprintln!("{taken} real rows took the fast path");
+        assert!(
+            taken > 0,
+            "no real CSV row took the fast path (is {dir:?} there?)"
         );
     }
 }
