@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::browser::today;
 use crate::components::inputs::parse_count;
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
+use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, text_list};
 use crate::use_url;
 
 /// What the page shows for its inputs: a report, a prompt for missing input, or an error.
@@ -115,7 +115,7 @@ fn WorthReport(report: WorthGpuReport) -> impl IntoView {
             <p class="reason">{report.reason.clone()}</p>
             <p class="bounds">{bounds}</p>
             <h3>"Advice"</h3>
-            <ul>{report.advice.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}</ul>
+            {text_list("", report.advice.clone())}
             <FindingList findings=report.findings.clone() />
             <RulesUsed rules=report.rules.clone() />
         </div>
