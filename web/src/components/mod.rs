@@ -15,6 +15,12 @@ pub use table::{Cell, DataTable};
 
 use leptos::prelude::*;
 
+/// The `submit` handler of every page's input form (inputs are live; a form never submits). One function
+/// for all pages: each closure would be its own event type, with its own erased-attribute glue in the wasm.
+pub fn no_submit(ev: leptos::ev::SubmitEvent) {
+    ev.prevent_default();
+}
+
 /// `<ul class=class>` of text items (one non-generic list for every page; no class when empty).
 pub fn text_list(class: &'static str, items: Vec<String>) -> AnyView {
     let class = (!class.is_empty()).then_some(class);

@@ -6,7 +6,9 @@ use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, text_list};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::use_url;
 
 /// The Memo re-renders only when the answer changed.
@@ -78,7 +80,7 @@ pub fn BenchPage() -> impl IntoView {
                 file=file
                 accept=".jsonl,.json,.txt,text/*"
             />
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="name" label="Run name (optional)" key="name" />
             </form>
             {move || match answer.get() {

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
-    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, text_list,
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
 };
 use crate::use_url;
 
@@ -103,7 +103,7 @@ pub fn ComparePage() -> impl IntoView {
                 "(columns y_true/target and the prediction; id, fold and group when you have them). Seeded: "
                 "the same input gives the same answer. Nothing leaves this page."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect id="metric" label="Metric" key="metric" options=metrics any="Pick a metric" />
                 <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />
                 <UrlInput id="seed" label="Seed" key="seed" numeric=true placeholder="42" />

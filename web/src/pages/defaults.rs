@@ -9,7 +9,7 @@ use super::{domain_options, platform_options};
 use crate::browser::today;
 use crate::components::inputs::parse_count;
 use crate::components::{
-    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, text_list,
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
 };
 use crate::use_url;
 
@@ -56,7 +56,7 @@ pub fn DefaultsPage() -> impl IntoView {
                 "The defaults to write for a kind of competition, resolved for the platform it runs on: "
                 "what applies, what is left out there and why."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect id="domain" label="Domain" key="domain" options=domain_options() />
                 <UrlSelect
                     id="platform"

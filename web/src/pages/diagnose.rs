@@ -13,7 +13,9 @@ use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
 use crate::components::paste::PasteArea;
-use crate::components::{Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, text_list};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::log_stream::LogLines;
 use crate::use_url;
 
@@ -343,7 +345,7 @@ pub fn DiagnosePage() -> impl IntoView {
                 .into_any(),
                 Progress::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
             })}
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="data_rate" label="Data rate (samples/s)" key="data_rate" numeric=true />
                 <UrlInput id="compute_rate" label="Compute rate (samples/s)" key="compute_rate" numeric=true />
                 <UrlInput id="loop_rate" label="Loop rate (samples/s)" key="loop_rate" numeric=true />

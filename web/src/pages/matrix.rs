@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use super::{capability_options, platform_options};
 use crate::browser::today;
-use crate::components::{Cell, DataTable, ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect, no_submit,
+};
 use crate::use_url;
 
 /// `kgadvise matrix [--platform P] [--capability C]` for the page's inputs.
@@ -69,7 +71,7 @@ pub fn MatrixPage() -> impl IntoView {
                 "What runs on each Kaggle platform and locally. Hover or focus (Tab) a cell to read its condition; "
                 "pick a platform and a capability for one answer."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect
                     id="platform"
                     label="Platform"

@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use crate::browser::now;
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, text_list};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::use_url;
 
 /// The typed inputs of the page, as in the URL (all optional text).
@@ -185,7 +187,7 @@ pub fn PlanPage() -> impl IntoView {
                 "How many GPU hours until the deadline, how many to keep for the final week, and what they buy. "
                 "The pasted quota stays in this page; the typed numbers are in the address, so the link reproduces the plan."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
                 <UrlInput id="gpu" label="GPU hours remaining" key="gpu" numeric=true placeholder="e.g. 11" />
                 <UrlInput
