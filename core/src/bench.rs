@@ -238,7 +238,7 @@ pub fn parse_history(text: &str) -> (Vec<BenchRecord>, Vec<LineProblem>) {
 }
 
 /// One record of the history as shown.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HistoryEntry {
     pub name: String,
     pub time: String,
@@ -253,7 +253,7 @@ pub struct HistoryEntry {
     pub rates: Option<Rates>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HistoryReport {
     pub schema: &'static str,
     pub name: Option<String>,

@@ -2,6 +2,7 @@
 //! (SSR `to_html`, through the host-only leptos `ssr` dev-dependency). The browser tests (tests/browser/)
 //! cover events and the real built site.
 #![cfg(not(target_arch = "wasm32"))]
+#![recursion_limit = "256"]
 
 use kgadvise_core::worth::Choice;
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};

@@ -6,28 +6,17 @@ use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::use_url;
 
-#[derive(Debug, Clone)]
+/// The Memo re-renders only when the answer changed.
+#[derive(Debug, Clone, PartialEq)]
 pub enum BenchAnswer {
     Report(Box<HistoryReport>),
     Need,
     Error(String),
-}
-
-/// The Memo re-renders only when the answer changed; reports compare by their JSON (the wire format).
-impl PartialEq for BenchAnswer {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (BenchAnswer::Report(a), BenchAnswer::Report(b)) => {
-                serde_json::to_string(a.as_ref()).ok() == serde_json::to_string(b.as_ref()).ok()
-            }
-            (BenchAnswer::Need, BenchAnswer::Need) => true,
-            (BenchAnswer::Error(a), BenchAnswer::Error(b)) => a == b,
-            _ => false,
-        }
-    }
 }
 
 /// The pasted history (and an optional run name) → the report the CLI prints.
@@ -91,7 +80,7 @@ pub fn BenchPage() -> impl IntoView {
                 file=file
                 accept=".jsonl,.json,.txt,text/*"
             />
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="name" label="Run name (optional)" key="name" />
             </form>
             {move || match answer.get() {
@@ -105,9 +94,18 @@ pub fn BenchPage() -> impl IntoView {
     }
 }
 
+const HISTORY_HEAD: &[&str] = &[
+    "time",
+    "name",
+    "wall",
+    "vs previous",
+    "what changed",
+    "command",
+];
+
 #[component]
 fn HistoryView(report: HistoryReport) -> impl IntoView {
-    let rows = report
+    let rows: Vec<Vec<Cell>> = report
         .records
         .iter()
         .map(|e| {
@@ -120,40 +118,25 @@ fn HistoryView(report: HistoryReport) -> impl IntoView {
                     .collect::<Vec<_>>()
                     .join("; ")
             };
-            view! {
-                <tr>
-                    <td>{e.time.clone()}</td>
-                    <td>{e.name.clone()}</td>
-                    <td class="num">{format!("{:.1} s", e.wall_s)}</td>
-                    <td class="num">{speed(e.speedup)}</td>
-                    <td>{changed}</td>
-                    <td><code>{e.command.clone()}</code></td>
-                </tr>
-            }
+            vec![
+                Cell::text(e.time.clone()),
+                Cell::text(e.name.clone()),
+                Cell::text(format!("{:.1} s", e.wall_s)).class("num".into()),
+                Cell::text(speed(e.speedup)).class("num".into()),
+                Cell::text(changed),
+                Cell::code(e.command.clone()),
+            ]
         })
-        .collect_view();
-    let problems = report
+        .collect();
+    let problems: Vec<String> = report
         .problems
         .iter()
-        .map(|p| view! { <li>{format!("line {}: {}", p.line, p.message)}</li> })
-        .collect_view();
+        .map(|p| format!("line {}: {}", p.line, p.message))
+        .collect();
     view! {
         <div id="answer">
-            <table class="history">
-                <caption>"Benches, oldest first"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"time"</th>
-                        <th scope="col">"name"</th>
-                        <th scope="col">"wall"</th>
-                        <th scope="col">"vs previous"</th>
-                        <th scope="col">"what changed"</th>
-                        <th scope="col">"command"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <ul class="diagnostics">{problems}</ul>
+            <DataTable class="history" head=HISTORY_HEAD rows=rows caption="Benches, oldest first" />
+            {text_list("diagnostics", problems)}
             <FindingList findings=report.findings.clone() />
             <RulesUsed rules=report.rules.clone() />
         </div>

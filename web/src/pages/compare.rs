@@ -11,7 +11,9 @@ use leptos::prelude::*;
 
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
+};
 use crate::use_url;
 
 #[derive(Debug)]
@@ -101,7 +103,7 @@ pub fn ComparePage() -> impl IntoView {
                 "(columns y_true/target and the prediction; id, fold and group when you have them). Seeded: "
                 "the same input gives the same answer. Nothing leaves this page."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect id="metric" label="Metric" key="metric" options=metrics any="Pick a metric" />
                 <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />
                 <UrlInput id="seed" label="Seed" key="seed" numeric=true placeholder="42" />
@@ -138,38 +140,49 @@ fn opt(v: Option<f64>) -> String {
 #[component]
 fn CompareView(report: CompareReport) -> impl IntoView {
     let r = report;
-    let decision = serde_json::to_value(r.decision)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default();
+    let decision = r.decision.as_str();
     let ci = r
         .ci95
         .map(|[lo, hi]| format!("[{lo:.4}, {hi:.4}]"))
         .unwrap_or_else(|| "—".into());
+    let row = |head: &str, value: String, class: &str| {
+        vec![Cell::head(head), Cell::text(value).class(class.to_string())]
+    };
+    let rows = vec![
+        row(
+            &format!("{} idea / control", r.metric.as_str()),
+            format!("{:.4} / {:.4}", r.idea_score, r.control_score),
+            "",
+        ),
+        row("gain (positive = better)", format!("{:.4}", r.gain), "gain"),
+        row("se / z", format!("{} / {}", opt(r.se), opt(r.z)), "z"),
+        row("95 % interval of the gain", ci, ""),
+        row("P(idea better)", opt(r.p_better), ""),
+        row(
+            "rows, paired by",
+            format!("{} by {}", r.rows, r.paired_by),
+            "",
+        ),
+        row(
+            "folds improved",
+            format!("{} of {}", r.folds_improved, r.folds.len()),
+            "",
+        ),
+        row(
+            "resamples used / seed",
+            format!("{} of {} / {}", r.resamples_used, r.resamples, r.seed),
+            "",
+        ),
+    ];
     view! {
         <div id="answer" class="answer">
             <p class=format!("verdict decision decision-{decision}")>
-                <span class="decision-key">{decision.clone()}</span>
+                <span class="decision-key">{decision}</span>
                 " — "
                 {r.reason.clone()}
             </p>
-            <div class="table-wrap">
-                <table class="compare">
-                    <tbody>
-                        <tr><th scope="row">{format!("{} idea / control", r.metric.as_str())}</th><td>{format!("{:.4} / {:.4}", r.idea_score, r.control_score)}</td></tr>
-                        <tr><th scope="row">"gain (positive = better)"</th><td class="gain">{format!("{:.4}", r.gain)}</td></tr>
-                        <tr><th scope="row">"se / z"</th><td class="z">{format!("{} / {}", opt(r.se), opt(r.z))}</td></tr>
-                        <tr><th scope="row">"95 % interval of the gain"</th><td>{ci}</td></tr>
-                        <tr><th scope="row">"P(idea better)"</th><td>{opt(r.p_better)}</td></tr>
-                        <tr><th scope="row">"rows, paired by"</th><td>{format!("{} by {}", r.rows, r.paired_by)}</td></tr>
-                        <tr><th scope="row">"folds improved"</th><td>{format!("{} of {}", r.folds_improved, r.folds.len())}</td></tr>
-                        <tr><th scope="row">"resamples used / seed"</th><td>{format!("{} of {} / {}", r.resamples_used, r.resamples, r.seed)}</td></tr>
-                    </tbody>
-                </table>
-            </div>
-            {(!r.cautions.is_empty()).then(|| view! {
-                <ul class="cautions">{r.cautions.iter().map(|c| view! { <li>{c.clone()}</li> }).collect_view()}</ul>
-            })}
+            <DataTable class="compare" head=&[] rows=rows />
+            {(!r.cautions.is_empty()).then(|| text_list("cautions", r.cautions.clone()))}
             <FindingList findings=r.findings.clone() />
             <RulesUsed rules=r.rules.clone() />
         </div>

@@ -8,7 +8,9 @@ use leptos::prelude::*;
 use super::{domain_options, platform_options};
 use crate::browser::today;
 use crate::components::inputs::parse_count;
-use crate::components::{ErrorBox, FindingList, RuleLink, RulesUsed, UrlInput, UrlSelect};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
+};
 use crate::use_url;
 
 /// The domain shown when none is chosen.
@@ -54,7 +56,7 @@ pub fn DefaultsPage() -> impl IntoView {
                 "The defaults to write for a kind of competition, resolved for the platform it runs on: "
                 "what applies, what is left out there and why."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect id="domain" label="Domain" key="domain" options=domain_options() />
                 <UrlSelect
                     id="platform"
@@ -88,8 +90,8 @@ pub fn DefaultsPage() -> impl IntoView {
     }
 }
 
-fn list(items: Vec<String>) -> impl IntoView {
-    view! { <ul>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul> }
+fn list(items: Vec<String>) -> AnyView {
+    text_list("", items)
 }
 
 #[component]
@@ -102,33 +104,20 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
         ),
     };
     let dropped = (!report.dropped.is_empty()).then(|| {
-        let rows = report
+        let rows: Vec<Vec<Cell>> = report
             .dropped
             .iter()
             .map(|d| {
-                view! {
-                    <tr>
-                        <td>{d.text.clone()}</td>
-                        <td>{d.reason.clone()}</td>
-                        <td><RuleLink id=d.rule.clone() /></td>
-                    </tr>
-                }
+                vec![
+                    Cell::text(d.text.clone()),
+                    Cell::text(d.reason.clone()),
+                    Cell::rule(d.rule.clone()),
+                ]
             })
-            .collect_view();
+            .collect();
         view! {
             <h3>"Left out on this platform"</h3>
-            <div class="table-wrap">
-                <table class="dropped">
-                    <thead>
-                        <tr>
-                            <th scope="col">"default"</th>
-                            <th scope="col">"why not here"</th>
-                            <th scope="col">"rule"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <DataTable class="dropped" head=&["default", "why not here", "rule"] rows=rows />
         }
     });
     let notes = (!report.platform_notes.is_empty()).then(|| {
@@ -138,37 +127,26 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
         }
     });
     let templates = (!report.templates.is_empty()).then(|| {
-        let rows = report
+        let rows: Vec<Vec<Cell>> = report
             .templates
             .iter()
             .map(|t| {
-                view! {
-                    <tr>
-                        <td><code>{t.file.clone()}</code></td>
-                        <td>{t.on_by_default.join(", ")}</td>
-                        <td>{t.opt_in.join(", ")}</td>
-                        <td>{t.why_not_default.clone()}</td>
-                        <td><RuleLink id=t.id.clone() /></td>
-                    </tr>
-                }
+                vec![
+                    Cell::code(t.file.clone()),
+                    Cell::text(t.on_by_default.join(", ")),
+                    Cell::text(t.opt_in.join(", ")),
+                    Cell::text(t.why_not_default.clone()),
+                    Cell::rule(t.id.clone()),
+                ]
             })
-            .collect_view();
+            .collect();
         view! {
             <h3>"Templates"</h3>
-            <div class="table-wrap">
-                <table class="templates">
-                    <thead>
-                        <tr>
-                            <th scope="col">"file"</th>
-                            <th scope="col">"on by default"</th>
-                            <th scope="col">"opt-in"</th>
-                            <th scope="col">"why not default"</th>
-                            <th scope="col">"rule"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <DataTable
+                class="templates"
+                head=&["file", "on by default", "opt-in", "why not default", "rule"]
+                rows=rows
+            />
         }
     });
     view! {

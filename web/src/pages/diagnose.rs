@@ -13,7 +13,9 @@ use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
 use crate::components::paste::PasteArea;
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::log_stream::LogLines;
 use crate::use_url;
 
@@ -343,7 +345,7 @@ pub fn DiagnosePage() -> impl IntoView {
                 .into_any(),
                 Progress::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
             })}
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="data_rate" label="Data rate (samples/s)" key="data_rate" numeric=true />
                 <UrlInput id="compute_rate" label="Compute rate (samples/s)" key="compute_rate" numeric=true />
                 <UrlInput id="loop_rate" label="Loop rate (samples/s)" key="loop_rate" numeric=true />
@@ -403,6 +405,17 @@ impl ViewState {
     }
 }
 
+const GPU_HEAD: &[&str] = &[
+    "GPU",
+    "name",
+    "samples",
+    "util mean",
+    "p10",
+    "p90",
+    "memory peak / total",
+    "power mean",
+];
+
 fn num(v: Option<f64>, unit: &str) -> String {
     match v {
         Some(x) if x.fract() == 0.0 => format!("{x:.0}{unit}"),
@@ -423,23 +436,25 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
         view! { <p class="wasted">{format!("Quota hours spent by the observed span: {h:.2} h")}</p> }
     });
     let gpus = r.gpus.clone();
-    let rows = gpus
+    let rows: Vec<Vec<Cell>> = gpus
         .iter()
         .map(|g| {
-            view! {
-                <tr>
-                    <td>{g.index}</td>
-                    <td>{g.name.clone().unwrap_or_default()}</td>
-                    <td>{g.samples}</td>
-                    <td>{num(g.util_mean, " %")}</td>
-                    <td>{num(g.util_p10, " %")}</td>
-                    <td>{num(g.util_p90, " %")}</td>
-                    <td>{format!("{} / {}", num(g.mem_peak_mib, ""), num(g.mem_total_mib, " MiB"))}</td>
-                    <td>{num(g.power_mean_w, " W")}</td>
-                </tr>
-            }
+            vec![
+                Cell::text(g.index.to_string()),
+                Cell::text(g.name.clone().unwrap_or_default()),
+                Cell::text(g.samples.to_string()),
+                Cell::text(num(g.util_mean, " %")),
+                Cell::text(num(g.util_p10, " %")),
+                Cell::text(num(g.util_p90, " %")),
+                Cell::text(format!(
+                    "{} / {}",
+                    num(g.mem_peak_mib, ""),
+                    num(g.mem_total_mib, " MiB")
+                )),
+                Cell::text(num(g.power_mean_w, " W")),
+            ]
         })
-        .collect_view();
+        .collect();
     let timelines = gpus
         .into_iter()
         .map(|g| view! { <Timeline gpu=g /> })
@@ -447,12 +462,10 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
     let diagnostics = (!r.diagnostics.is_empty()).then(|| {
         view! {
             <h3>{format!("Lines not read ({} in all)", r.diagnostics_total)}</h3>
-            <ul class="diagnostics">
-                {r.diagnostics
-                    .iter()
-                    .map(|d| view! { <li>{format!("line {}: {}", d.line, d.message)}</li> })
-                    .collect_view()}
-            </ul>
+            {text_list(
+                "diagnostics",
+                r.diagnostics.iter().map(|d| format!("line {}: {}", d.line, d.message)).collect(),
+            )}
         }
     });
     let notes: Vec<String> = r.errors.iter().chain(r.notes.iter()).cloned().collect();
@@ -465,27 +478,11 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
                 .then(|| {
                     view! {
                         <h3>"Per GPU"</h3>
-                        <div class="table-wrap">
-                            <table class="gpus">
-                                <thead>
-                                    <tr>
-                                        <th scope="col">"GPU"</th>
-                                        <th scope="col">"name"</th>
-                                        <th scope="col">"samples"</th>
-                                        <th scope="col">"util mean"</th>
-                                        <th scope="col">"p10"</th>
-                                        <th scope="col">"p90"</th>
-                                        <th scope="col">"memory peak / total"</th>
-                                        <th scope="col">"power mean"</th>
-                                    </tr>
-                                </thead>
-                                <tbody>{rows}</tbody>
-                            </table>
-                        </div>
+                        <DataTable class="gpus" head=GPU_HEAD rows=rows />
                     }
                 })}
             {timelines}
-            {(!notes.is_empty()).then(|| view! { <ul class="notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul> })}
+            {(!notes.is_empty()).then(|| text_list("notes", notes))}
             {diagnostics}
             <p class="formats">{format!("Read as: {} ({} lines)", r.formats.join(", "), r.lines)}</p>
             <RulesUsed rules=r.rules.clone() />

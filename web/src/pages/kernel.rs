@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::browser::today;
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea};
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, no_submit};
 use crate::pages::plan::hours_field;
 use crate::use_url;
 
@@ -131,7 +131,7 @@ pub fn KernelPage() -> impl IntoView {
                 value=code
                 file=code_file
             />
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="plannable" label="Plannable GPU hours (optional)" key="plannable" numeric=true />
                 <UrlInput id="timeout" label="Push timeout -t (s, optional)" key="timeout" numeric=true />
             </form>

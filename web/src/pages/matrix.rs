@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use super::{capability_options, platform_options};
 use crate::browser::today;
-use crate::components::{ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect, no_submit,
+};
 use crate::use_url;
 
 /// `kgadvise matrix [--platform P] [--capability C]` for the page's inputs.
@@ -69,7 +71,7 @@ pub fn MatrixPage() -> impl IntoView {
                 "What runs on each Kaggle platform and locally. Hover or focus (Tab) a cell to read its condition; "
                 "pick a platform and a capability for one answer."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect
                     id="platform"
                     label="Platform"
@@ -229,40 +231,28 @@ fn ShapeTable(shapes: Vec<ShapeAnswer>) -> impl IntoView {
     if shapes.is_empty() {
         return ().into_any();
     }
-    let rows = shapes
+    let rows: Vec<Vec<Cell>> = shapes
         .into_iter()
         .map(|s| {
-            view! {
-                <tr>
-                    <td><code>{s.machine_shape.clone()}</code></td>
-                    <td>{accelerator(s.accelerator)}</td>
-                    <td class=format!("status status-{}", s.status.as_str())>{s.status.as_str()}</td>
-                    <td>{s.platform.clone().unwrap_or_default()}</td>
-                    <td>{s.stored_as.clone().map(|x| view! { <code>{x}</code> })}</td>
-                    <td>{s.what.clone()}</td>
-                    <td><RuleLink id=s.rule.clone() /></td>
-                </tr>
-            }
+            vec![
+                Cell::code(s.machine_shape),
+                Cell::text(accelerator(s.accelerator).to_string()),
+                Cell::text(s.status.as_str().to_string())
+                    .class(format!("status status-{}", s.status.as_str())),
+                Cell::text(s.platform.unwrap_or_default()),
+                Cell::code(s.stored_as.unwrap_or_default()),
+                Cell::text(s.what),
+                Cell::rule(s.rule),
+            ]
         })
-        .collect_view();
+        .collect();
     view! {
         <h2>"Kaggle machine shapes"</h2>
-        <div class="table-wrap">
-            <table class="shapes">
-                <thead>
-                    <tr>
-                        <th scope="col">"machine_shape"</th>
-                        <th scope="col">"accelerator"</th>
-                        <th scope="col">"status"</th>
-                        <th scope="col">"platform"</th>
-                        <th scope="col">"stored as"</th>
-                        <th scope="col">"what happens"</th>
-                        <th scope="col">"rule"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        <DataTable
+            class="shapes"
+            head=&["machine_shape", "accelerator", "status", "platform", "stored as", "what happens", "rule"]
+            rows=rows
+        />
     }
     .into_any()
 }

@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use crate::browser::now;
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput};
+use crate::components::{
+    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+};
 use crate::use_url;
 
 /// The typed inputs of the page, as in the URL (all optional text).
@@ -185,7 +187,7 @@ pub fn PlanPage() -> impl IntoView {
                 "How many GPU hours until the deadline, how many to keep for the final week, and what they buy. "
                 "The pasted quota stays in this page; the typed numbers are in the address, so the link reproduces the plan."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
                 <UrlInput id="gpu" label="GPU hours remaining" key="gpu" numeric=true placeholder="e.g. 11" />
                 <UrlInput
@@ -297,6 +299,8 @@ fn PlanView(report: PlanReport) -> impl IntoView {
     }
 }
 
+const WEEK_HEAD: &[&str] = &["from", "to", "GPU h", "source", "final reserve h", ""];
+
 /// Week-by-week GPU hours until the deadline: an inline SVG bar chart (final-week reserve shaded), with
 /// the same figures in a table for screen readers and exact values.
 #[component]
@@ -336,21 +340,26 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
             }
         })
         .collect_view();
-    let rows = weeks
+    let rows: Vec<Vec<Cell>> = weeks
         .iter()
         .map(|w| {
-            view! {
-                <tr>
-                    <td>{display_utc(&w.start)}</td>
-                    <td>{display_utc(&w.end)}</td>
-                    <td>{fmt_h(w.hours)}</td>
-                    <td>{if w.kind == "now" { "plannable now" } else { "weekly reset" }}</td>
-                    <td>{fmt_h(w.reserve_hours)}</td>
-                    <td>{if w.final_week { "final week" } else { "" }}</td>
-                </tr>
-            }
+            vec![
+                Cell::text(display_utc(&w.start)),
+                Cell::text(display_utc(&w.end)),
+                Cell::text(fmt_h(w.hours)),
+                Cell::text(
+                    if w.kind == "now" {
+                        "plannable now"
+                    } else {
+                        "weekly reset"
+                    }
+                    .to_string(),
+                ),
+                Cell::text(fmt_h(w.reserve_hours)),
+                Cell::text(if w.final_week { "final week" } else { "" }.to_string()),
+            ]
         })
-        .collect_view();
+        .collect();
     view! {
         <h3>"GPU hours week by week"</h3>
         <svg
@@ -368,21 +377,7 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
         </p>
         <details class="week-table">
             <summary>"The weeks as a table"</summary>
-            <div class="table-wrap">
-                <table class="weeks">
-                    <thead>
-                        <tr>
-                            <th scope="col">"from"</th>
-                            <th scope="col">"to"</th>
-                            <th scope="col">"GPU h"</th>
-                            <th scope="col">"source"</th>
-                            <th scope="col">"final reserve h"</th>
-                            <th scope="col"></th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <DataTable class="weeks" head=WEEK_HEAD rows=rows />
         </details>
     }
     .into_any()
@@ -411,14 +406,7 @@ fn QuotaSummary(quota: QuotaReport) -> impl IntoView {
     view! {
         <h3>"The quota this plan is built on"</h3>
         <p class="quota-form">{format!("Read as: {}", quota.form.describe())}</p>
-        <ul class="quota-state">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
-        {(!quota.notes.is_empty())
-            .then(|| {
-                view! {
-                    <ul class="notes">
-                        {quota.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
-                    </ul>
-                }
-            })}
+        {text_list("quota-state", lines)}
+        {(!quota.notes.is_empty()).then(|| text_list("notes", quota.notes.clone()))}
     }
 }

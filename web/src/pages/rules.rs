@@ -5,7 +5,7 @@ use kgadvise_core::registry::{self, Explanation};
 use kgadvise_core::rulebook;
 use leptos::prelude::*;
 
-use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput};
+use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
 use crate::query::rule_href;
 use crate::use_url;
 
@@ -39,7 +39,7 @@ pub fn RulesPage() -> impl IntoView {
                 <code>"kgadvise explain"</code>
                 " prints."
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlInput
                     id="rule-id"
                     label="Rule or entry ID"

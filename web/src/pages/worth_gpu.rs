@@ -6,7 +6,9 @@ use leptos::prelude::*;
 
 use crate::browser::today;
 use crate::components::inputs::parse_count;
-use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect};
+use crate::components::{
+    ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
+};
 use crate::use_url;
 
 /// What the page shows for its inputs: a report, a prompt for missing input, or an error.
@@ -71,7 +73,7 @@ pub fn WorthGpuPage() -> impl IntoView {
             <p class="lead">
                 "GPU hours are a weekly quota. For the task and the data size, should this run spend them?"
             </p>
-            <form class="controls" on:submit=|ev| ev.prevent_default()>
+            <form class="controls" on:submit=no_submit>
                 <UrlSelect id="task" label="Task" key="task" options=tasks />
                 <UrlInput id="rows" label="Rows" key="rows" numeric=true placeholder="e.g. 250000" />
                 <UrlInput
@@ -115,7 +117,7 @@ fn WorthReport(report: WorthGpuReport) -> impl IntoView {
             <p class="reason">{report.reason.clone()}</p>
             <p class="bounds">{bounds}</p>
             <h3>"Advice"</h3>
-            <ul>{report.advice.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}</ul>
+            {text_list("", report.advice.clone())}
             <FindingList findings=report.findings.clone() />
             <RulesUsed rules=report.rules.clone() />
         </div>

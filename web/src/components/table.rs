@@ -1,0 +1,102 @@
+//! One table renderer for every page: rows of cells built from data, rendered by one non-generic
+//! component (each hand-written `view!` table was its own set of monomorphised render functions).
+
+use leptos::prelude::*;
+
+use super::RuleLink;
+
+/// How a cell's text is shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CellKind {
+    Text,
+    /// In `<code>` (nothing when the text is empty).
+    Code,
+    /// A link to a rule's documentation.
+    Rule,
+    /// A row header (`<th scope="row">`).
+    RowHead,
+}
+
+/// One cell: its text, how it is shown and an optional class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub kind: CellKind,
+    pub text: String,
+    pub class: String,
+}
+
+impl Cell {
+    pub fn text(text: String) -> Cell {
+        Cell {
+            kind: CellKind::Text,
+            text,
+            class: String::new(),
+        }
+    }
+    pub fn code(text: String) -> Cell {
+        Cell {
+            kind: CellKind::Code,
+            ..Cell::text(text)
+        }
+    }
+    pub fn rule(id: String) -> Cell {
+        Cell {
+            kind: CellKind::Rule,
+            ..Cell::text(id)
+        }
+    }
+    pub fn head(text: &str) -> Cell {
+        Cell {
+            kind: CellKind::RowHead,
+            ..Cell::text(text.to_string())
+        }
+    }
+    pub fn class(self, class: String) -> Cell {
+        Cell { class, ..self }
+    }
+}
+
+fn cell(c: Cell) -> AnyView {
+    let class = (!c.class.is_empty()).then_some(c.class);
+    match c.kind {
+        CellKind::Text => view! { <td class=class>{c.text}</td> }.into_any(),
+        CellKind::Code => {
+            let code = (!c.text.is_empty()).then(|| view! { <code>{c.text}</code> });
+            view! { <td class=class>{code}</td> }.into_any()
+        }
+        CellKind::Rule => view! { <td class=class><RuleLink id=c.text /></td> }.into_any(),
+        CellKind::RowHead => view! { <th scope="row" class=class>{c.text}</th> }.into_any(),
+    }
+}
+
+/// `<div class="table-wrap"><table class=class>`: an optional caption, the column headers (none when
+/// `head` is empty) and the rows.
+#[component]
+pub fn DataTable(
+    class: &'static str,
+    head: &'static [&'static str],
+    rows: Vec<Vec<Cell>>,
+    #[prop(optional)] caption: &'static str,
+) -> impl IntoView {
+    let caption = (!caption.is_empty()).then(|| view! { <caption>{caption}</caption> });
+    let head = (!head.is_empty()).then(|| {
+        view! {
+            <thead>
+                <tr>{head.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr>
+            </thead>
+        }
+    });
+    let rows = rows
+        .into_iter()
+        .map(|r| view! { <tr>{r.into_iter().map(cell).collect_view()}</tr> })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class=class>
+                {caption}
+                {head}
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
