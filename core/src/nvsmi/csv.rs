@@ -90,28 +90,12 @@ fn is_plausible_field(name: &str) -> bool {
         )
 }
 
-/// The position of the next `,` at or after `from` (or the length): eight bytes at a time (SWAR).
+/// The position of the next `,` at or after `from` (or the length).
 #[inline]
-#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn find_comma(b: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
-    let mut i = from;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(w) ^ COMMAS;
-        let t = x.wrapping_sub(ONES) & !x & HIGHS;
-        if t != 0 {
-            return i + (t.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] != b',' {
-        i += 1;
-    }
-    i
+    b.get(from..)
+        .and_then(|rest| memchr::memchr(b',', rest))
+        .map_or(b.len(), |k| from + k)
 }
 
 /// The digits at `b[p..]` (17 at most) as an integer and where they end. Eight bytes at a time (SWAR):
@@ -284,28 +268,12 @@ fn two_digits(b: &[u8], k: usize) -> Option<u32> {
     (x < 10 && y < 10).then(|| u32::from(x) * 10 + u32::from(y))
 }
 
-/// The position of the next `,` or `\n` at or after `from` (or the length): eight bytes at a time.
+/// The position of the next `,` or `\n` at or after `from` (or the length).
 #[inline]
-#[allow(clippy::indexing_slicing)] // hot-path byte parsing: every index follows a length check (fuzzed: FUZZING.md)
 fn find_sep(b: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const COMMAS: u64 = 0x2C2C_2C2C_2C2C_2C2C;
-    const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
-    let mut i = from;
-    while let Some(w) = word(b, i) {
-        let (x, y) = (w ^ COMMAS, w ^ NEWLINES);
-        // Zero bytes of x or y; wrong bits appear only above the first true one.
-        let t = (x.wrapping_sub(ONES) & !x | y.wrapping_sub(ONES) & !y) & HIGHS;
-        if t != 0 {
-            return i + (t.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] != b',' && b[i] != b'\n' {
-        i += 1;
-    }
-    i
+    b.get(from..)
+        .and_then(|rest| memchr::memchr2(b',', b'\n', rest))
+        .map_or(b.len(), |k| from + k)
 }
 
 #[derive(Debug, Clone)]
