@@ -269,6 +269,12 @@ impl RuleBook {
             {
                 err(&s.id, format!("stored_as `{target}` is not a known shape"));
             }
+            if s.bare_gpu_default && s.accelerator != AcceleratorKind::Gpu {
+                err(
+                    &s.id,
+                    "bare_gpu_default on a shape that is not a GPU".into(),
+                );
+            }
         }
         for p in &self.platforms {
             if let Some(shape) = &p.machine_shape
@@ -314,6 +320,26 @@ impl RuleBook {
                 }
             }
         }
+        let bare: Vec<&str> = self
+            .shapes
+            .iter()
+            .filter(|s| s.bare_gpu_default)
+            .map(|s| s.id.as_str())
+            .collect();
+        if bare.len() != 1 {
+            errors.push(RulesError {
+                file: "hardware.toml".into(),
+                message: format!(
+                    "exactly one [[shape]] must have bare_gpu_default = true (the shape a GPU push \
+                     without machine_shape is given); found {}",
+                    if bare.is_empty() {
+                        "none".to_string()
+                    } else {
+                        bare.join(", ")
+                    }
+                ),
+            });
+        }
     }
 
     pub fn platform(&self, key: &str) -> Option<&Platform> {
@@ -329,6 +355,10 @@ impl RuleBook {
     }
     pub fn shape(&self, name: &str) -> Option<&Shape> {
         self.shapes.iter().find(|s| s.name == name)
+    }
+    /// The shape a GPU push without `machine_shape` is given (`bare_gpu_default`; validated: one).
+    pub fn bare_gpu_default_shape(&self) -> Option<&Shape> {
+        self.shapes.iter().find(|s| s.bare_gpu_default)
     }
     pub fn domain(&self, key: &str) -> Option<&Domain> {
         self.domains.iter().find(|d| d.key == key)
@@ -638,6 +668,43 @@ as_of = "2026-01-01"
             e.message
                 .contains("unknown threshold/entry `threshold.nope`")
         }));
+    }
+
+    #[test]
+    fn a_bare_gpu_push_gets_the_p100() {
+        let shape = rulebook().bare_gpu_default_shape().unwrap();
+        assert_eq!(shape.name, "NvidiaTeslaP100");
+    }
+
+    #[test]
+    #[cfg(feature = "rules-toml")]
+    fn bare_gpu_default_is_one_gpu_shape() {
+        let with = |from: &str, to: &str| {
+            let sources: Vec<(&str, String)> = EMBEDDED
+                .iter()
+                .map(|(f, t)| (*f, t.replacen(from, to, 1)))
+                .collect();
+            let refs: Vec<(&str, &str)> = sources.iter().map(|(f, t)| (*f, t.as_str())).collect();
+            RuleBook::from_sources(&refs).unwrap_err()
+        };
+        let none = with("bare_gpu_default = true\n", "");
+        assert!(
+            none.iter().any(|e| e.message.contains("found none")),
+            "{none:?}"
+        );
+        let tpu = with(
+            "id = \"shape.TpuV5E8\"\n",
+            "id = \"shape.TpuV5E8\"\nbare_gpu_default = true\n",
+        );
+        assert!(
+            tpu.iter().any(|e| e.message.contains("not a GPU")),
+            "{tpu:?}"
+        );
+        assert!(
+            tpu.iter()
+                .any(|e| e.message.contains("shape.NvidiaTeslaP100, shape.TpuV5E8")),
+            "{tpu:?}"
+        );
     }
 
     #[test]

@@ -25,9 +25,6 @@ pub const LANGUAGES: &[&str] = &["python", "r", "rmarkdown"];
 pub const KERNEL_TYPES: &[&str] = &["script", "notebook"];
 /// Valid `docker_image_pinning_type` values.
 pub const PINNING_TYPES: &[&str] = &["original", "latest"];
-/// The shape a GPU push without `machine_shape` was given (kaggle-cli #821); what the server stores for it
-/// today is that shape's `stored_as` in hardware.toml.
-pub const DEFAULT_GPU_SHAPE: &str = "NvidiaTeslaP100";
 
 /// Placeholders of `kaggle kernels init` (formats.md §5.5) and common template owners.
 const PLACEHOLDERS: &[&str] = &[
@@ -411,12 +408,17 @@ pub fn check(
     };
     if requested.is_none() {
         if gpu && !tpu_flag {
-            stored = stored_shape(DEFAULT_GPU_SHAPE);
-            used.push(format!("shape.{DEFAULT_GPU_SHAPE}"));
+            // The shape a bare GPU push was given (kaggle-cli #821): `bare_gpu_default` in
+            // hardware.toml; what the server stores for it today is that shape's `stored_as`.
+            let bare = rulebook()
+                .bare_gpu_default_shape()
+                .map_or("?", |s| s.name.as_str());
+            stored = stored_shape(bare);
+            used.push(format!("shape.{bare}"));
             findings.push(Finding::from_rule(
                 "KM013",
                 format!(
-                    "enable_gpu is true and machine_shape is {}: a bare GPU push was given a {DEFAULT_GPU_SHAPE} (kaggle-cli #821); today it is stored as {}",
+                    "enable_gpu is true and machine_shape is {}: a bare GPU push was given a {bare} (kaggle-cli #821); today it is stored as {}",
                     match meta.machine_shape.as_deref() {
                         None => "absent".to_string(),
                         Some(s) => format!("\"{s}\""),

@@ -224,6 +224,9 @@ pub struct Shape {
     /// What Kaggle stores instead (aliases, retired shapes, the substituted P100).
     #[serde(default)]
     pub stored_as: Option<String>,
+    /// The shape a GPU push without `machine_shape` is given (kaggle-cli #821): exactly one GPU shape.
+    #[serde(default)]
+    pub bare_gpu_default: bool,
     pub what: String,
     pub source: String,
     #[serde(with = "date")]
