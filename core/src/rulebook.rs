@@ -42,6 +42,7 @@ pub struct RuleBook {
     pub rules: Vec<RuleDoc>,
     pub thresholds: Vec<Threshold>,
     pub facts: Vec<Fact>,
+    pub allowed: Vec<Allowed>,
     /// id -> (file, kind) for every entry, for `explain` and validation.
     index: BTreeMap<String, (String, &'static str)>,
 }
@@ -155,6 +156,9 @@ impl RuleBook {
             for e in &parsed.fact {
                 register(&e.id, "fact", "fact.");
             }
+            for e in &parsed.allowed {
+                register(&e.id, "accepted values", "allowed.");
+            }
             let provenance = parsed
                 .platform
                 .iter()
@@ -167,7 +171,8 @@ impl RuleBook {
                 .chain(parsed.worth_gpu.iter().map(|e| (&e.id, &e.source)))
                 .chain(parsed.rule.iter().map(|e| (&e.id, &e.source)))
                 .chain(parsed.threshold.iter().map(|e| (&e.id, &e.source)))
-                .chain(parsed.fact.iter().map(|e| (&e.id, &e.source)));
+                .chain(parsed.fact.iter().map(|e| (&e.id, &e.source)))
+                .chain(parsed.allowed.iter().map(|e| (&e.id, &e.source)));
             for (id, source) in provenance {
                 if source.trim().is_empty() {
                     errors.push(RulesError {
@@ -188,6 +193,7 @@ impl RuleBook {
             book.rules.extend(parsed.rule);
             book.thresholds.extend(parsed.threshold);
             book.facts.extend(parsed.fact);
+            book.allowed.extend(parsed.allowed);
         }
         book.check_references(&mut errors);
         if errors.is_empty() {
@@ -382,6 +388,13 @@ impl RuleBook {
     /// NaN makes any arithmetic on it visibly wrong rather than silently zero.
     pub fn fact_value(&self, id: &str) -> f64 {
         self.fact(id).map(|f| f.value).unwrap_or(f64::NAN)
+    }
+    /// The values Kaggle accepts for a kernel-metadata.json field (`[[allowed]]`); empty when none is listed.
+    pub fn allowed_values(&self, field: &str) -> &[String] {
+        self.allowed
+            .iter()
+            .find(|a| a.field == field)
+            .map_or(&[], |a| a.values.as_slice())
     }
     /// Every entry ID with its kind, sorted.
     pub fn ids(&self) -> impl Iterator<Item = (&str, &'static str)> {
@@ -668,6 +681,21 @@ as_of = "2026-01-01"
             e.message
                 .contains("unknown threshold/entry `threshold.nope`")
         }));
+    }
+
+    #[test]
+    fn kernel_metadata_values_are_listed() {
+        let book = rulebook();
+        assert_eq!(
+            book.allowed_values("language"),
+            ["python", "r", "rmarkdown"]
+        );
+        assert_eq!(book.allowed_values("kernel_type"), ["script", "notebook"]);
+        assert_eq!(
+            book.allowed_values("docker_image_pinning_type"),
+            ["original", "latest"]
+        );
+        assert!(book.allowed_values("nope").is_empty());
     }
 
     #[test]

@@ -86,6 +86,8 @@ pub struct RulesFile {
     pub threshold: Vec<Threshold>,
     #[serde(default)]
     pub fact: Vec<Fact>,
+    #[serde(default)]
+    pub allowed: Vec<Allowed>,
 }
 
 /// How AMP resolves on a platform (spec §3).
@@ -352,6 +354,20 @@ pub struct Fact {
     pub id: String,
     pub value: f64,
     pub unit: String,
+    pub what: String,
+    pub source: String,
+    #[serde(with = "date")]
+    pub as_of: NaiveDate,
+}
+
+/// The values Kaggle accepts for one kernel-metadata.json field (KM004).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Allowed {
+    pub id: String,
+    /// The kernel-metadata.json field.
+    pub field: String,
+    pub values: Vec<String>,
     pub what: String,
     pub source: String,
     #[serde(with = "date")]
