@@ -2,30 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How much a finding matters. Exit code 1 of the CLI means "at least one `Error`".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// How much a finding matters (defined with the rules schema: rule docs carry one).
+pub use crate::rulebook::Severity;
 
 /// `{rule, severity, title, evidence, fix}`: the contract of every answer (spec §13).
 /// `rule` is a stable ID that `kgadvise explain` documents.

@@ -90,6 +90,14 @@ fn describe_entry(id: &str) -> String {
             f.id, f.value, f.unit, f.what, f.as_of
         );
     }
+    if let Some(a) = b.allowed.iter().find(|a| a.id == id) {
+        return format!(
+            "`{}`: {} (kernel-metadata.json `{}`)",
+            a.id,
+            a.values.join(", "),
+            a.field
+        );
+    }
     if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
         return format!(
             "`{}`: CPU below {} rows, GPU from {} rows{}",
@@ -209,6 +217,13 @@ fn explain_entry(id: &str) -> Option<Explanation> {
             describe_entry(id),
             w.source.clone(),
             w.as_of,
+        )
+    } else if let Some(a) = b.allowed.iter().find(|a| a.id == id) {
+        (
+            a.what.clone(),
+            describe_entry(id),
+            a.source.clone(),
+            a.as_of,
         )
     } else if let Some(c) = b.capabilities.iter().find(|c| c.id == id) {
         (

@@ -19,16 +19,6 @@ pub use metadata::{
 
 pub const CHECK_SCHEMA: &str = "kgadvise.check/1";
 
-/// Valid `language` values (formats.md §5.1, Kaggle CLI 2.2.3).
-pub const LANGUAGES: &[&str] = &["python", "r", "rmarkdown"];
-/// Valid `kernel_type` values.
-pub const KERNEL_TYPES: &[&str] = &["script", "notebook"];
-/// Valid `docker_image_pinning_type` values.
-pub const PINNING_TYPES: &[&str] = &["original", "latest"];
-/// The shape a GPU push without `machine_shape` was given (kaggle-cli #821); what the server stores for it
-/// today is that shape's `stored_as` in hardware.toml.
-pub const DEFAULT_GPU_SHAPE: &str = "NvidiaTeslaP100";
-
 /// Placeholders of `kaggle kernels init` (formats.md §5.5) and common template owners.
 const PLACEHOLDERS: &[&str] = &[
     "INSERT_KERNEL_SLUG_HERE",
@@ -263,20 +253,18 @@ pub fn check(
     }
 
     // ---- values (KM004)
-    let value_checks: [(&str, &Option<String>, &[&str]); 3] = [
-        ("language", &meta.language, LANGUAGES),
-        ("kernel_type", &meta.kernel_type, KERNEL_TYPES),
-        (
-            "docker_image_pinning_type",
-            &meta.docker_image_pinning_type,
-            PINNING_TYPES,
-        ),
+    // The accepted values are `[[allowed]]` entries of kernel.toml.
+    let value_checks: [(&str, &Option<String>); 3] = [
+        ("language", &meta.language),
+        ("kernel_type", &meta.kernel_type),
+        ("docker_image_pinning_type", &meta.docker_image_pinning_type),
     ];
-    for (field, value, valid) in value_checks {
+    for (field, value) in value_checks {
+        let valid = rulebook().allowed_values(field);
         if let Some(v) = value
             && !v.trim().is_empty()
             && !placeholder_fields.contains(&field)
-            && !valid.contains(&v.as_str())
+            && !valid.iter().any(|x| x == v)
         {
             findings.push(Finding::from_rule(
                 "KM004",
@@ -411,12 +399,17 @@ pub fn check(
     };
     if requested.is_none() {
         if gpu && !tpu_flag {
-            stored = stored_shape(DEFAULT_GPU_SHAPE);
-            used.push(format!("shape.{DEFAULT_GPU_SHAPE}"));
+            // The shape a bare GPU push was given (kaggle-cli #821): `bare_gpu_default` in
+            // hardware.toml; what the server stores for it today is that shape's `stored_as`.
+            let bare = rulebook()
+                .bare_gpu_default_shape()
+                .map_or("?", |s| s.name.as_str());
+            stored = stored_shape(bare);
+            used.push(format!("shape.{bare}"));
             findings.push(Finding::from_rule(
                 "KM013",
                 format!(
-                    "enable_gpu is true and machine_shape is {}: a bare GPU push was given a {DEFAULT_GPU_SHAPE} (kaggle-cli #821); today it is stored as {}",
+                    "enable_gpu is true and machine_shape is {}: a bare GPU push was given a {bare} (kaggle-cli #821); today it is stored as {}",
                     match meta.machine_shape.as_deref() {
                         None => "absent".to_string(),
                         Some(s) => format!("\"{s}\""),
