@@ -694,3 +694,23 @@ fn parallel_reader_handles_crlf_long_lines_invalid_utf8_and_no_final_newline() {
     // The 9 MiB line is cut into 1 MiB pieces, each reported.
     assert!(seq["lines"].as_u64().unwrap() > s + 5, "{seq}");
 }
+
+/// The CSV fast path agrees bit for bit with the general reader on every line of every real sample that it
+/// takes (the layout in force when the line is read), and real rows do take it.
+#[test]
+fn csv_fast_path_matches_the_general_reader_on_realdata() {
+    let mut taken = 0;
+    for cat in [
+        "nvidia-smi-csv",
+        "nvidia-smi-table",
+        "nvidia-smi-dmon",
+        "nvidia-smi-query",
+    ] {
+        for path in realdata(cat) {
+            let bytes = std::fs::read(&path).unwrap();
+            let text = kgadvise_core::text::decode_input(&bytes);
+            taken += kgadvise_core::nvsmi::fast_path_check::agreement_on(&text);
+        }
+    }
+    assert!(taken > 100, "only {taken} real CSV rows took the fast path");
+}

@@ -1059,13 +1059,20 @@ mod tests {
     }
 }
 
-/// The CSV fast path ([`csv::CsvState::fast_row`]) against the general row reader: whenever the fast
-/// path reads a line, the general reader must give the very same sample (values compared bit for bit).
-#[cfg(test)]
-mod fast_path_tests {
+/// The CSV fast path ([`csv::CsvState::fast_row`]) checked against the general row reader, for tests (here
+/// and, through the `testing` feature, the tests crate's walk of the real samples): whenever the fast path
+/// reads a line, the general reader must give the very same sample (values compared bit for bit).
+/// A mismatch panics: this module is test support, never compiled into the CLI or the page.
+#[cfg(any(test, feature = "testing"))]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
+pub mod fast_path_check {
     use super::csv::{CsvState, Row};
     use super::*;
-    use proptest::prelude::*;
 
     fn bits(v: Option<f64>) -> Option<u64> {
         v.map(f64::to_bits)
@@ -1073,7 +1080,7 @@ mod fast_path_tests {
 
     /// Checks one line against a layout, alone and inside a block of lines (`\n` and `\r\n` ends);
     /// true when the fast path took it.
-    fn check(state: &CsvState, line: &str) -> bool {
+    pub(crate) fn check(state: &CsvState, line: &str) -> bool {
         let taken = check_text(state, line, 0, line);
         let next = "2026/11/01 00:00:01.001, 0, X, 1, 2, 3, 4, 5\n";
         if !line.contains('\n') {
@@ -1094,7 +1101,7 @@ mod fast_path_tests {
 
     /// The fast path on the line at `text[start..]` against the general reader on `line` (that line as
     /// `feed_line` gets it: without its `\n` and one `\r` before it).
-    fn check_text(state: &CsvState, text: &str, start: usize, line: &str) -> bool {
+    pub(crate) fn check_text(state: &CsvState, text: &str, start: usize, line: &str) -> bool {
         let mut fast = state.clone();
         let mut general = state.clone();
         let Some((a, next)) = fast.fast_row(text, start) else {
@@ -1123,6 +1130,34 @@ mod fast_path_tests {
         }
         true
     }
+
+    /// Reads `text` line by line as `diagnose` does, checking every line the fast path takes under the
+    /// layout in force when it is read; returns how many lines took it.
+    pub fn agreement_on(text: &str) -> usize {
+        let mut p = LogParser::new(ParseOptions::default());
+        let mut c = Collector::default();
+        let mut taken = 0;
+        for raw in text.split('\n') {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            if let Mode::Csv(st) = &p.mode
+                && check(st, line)
+            {
+                taken += 1;
+            }
+            p.feed_line(raw, &mut c);
+        }
+        taken
+    }
+}
+
+/// The CSV fast path ([`csv::CsvState::fast_row`]) against the general row reader: whenever the fast
+/// path reads a line, the general reader must give the very same sample (values compared bit for bit).
+#[cfg(test)]
+mod fast_path_tests {
+    use super::csv::CsvState;
+    use super::fast_path_check::check;
+    use super::*;
+    use proptest::prelude::*;
 
     fn layout(header: &str) -> CsvState {
         CsvState::from_header(header, 1, &mut Collector::default()).unwrap()
@@ -1339,47 +1374,5 @@ mod fast_path_tests {
             .filter(|_| check(&st, &plain_row().new_tree(&mut runner).unwrap().current()))
             .count();
         assert!(taken > 250, "{taken} of 500");
-    }
-
-    /// Every line of every real CSV sample, checked against the layout in force when it is read.
-    #[test]
-    fn fast_row_matches_general_row_on_realdata() {
-        let dir = std::env::var_os("KGADVISE_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
-            })
-            .join("realdata");
-        let mut taken = 0;
-        for cat in [
-            "nvidia-smi-csv",
-            "nvidia-smi-table",
-            "nvidia-smi-dmon",
-            "nvidia-smi-query",
-        ] {
-            let Ok(entries) = std::fs::read_dir(dir.join(cat)) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let bytes = std::fs::read(e.path()).unwrap();
-                let text = decode(&bytes);
-                let mut p = LogParser::new(ParseOptions::default());
-                let mut c = Collector::default();
-                for raw in text.split('\n') {
-                    let line = raw.strip_suffix('\r').unwrap_or(raw);
-                    if let Mode::Csv(st) = &p.mode
-                        && check(st, line)
-                    {
-                        taken += 1;
-                    }
-                    p.feed_line(raw, &mut c);
-                }
-            }
-        }
-        eprintln!("{taken} real rows took the fast path");
-        assert!(
-            taken > 0,
-            "no real CSV row took the fast path (is {dir:?} there?)"
-        );
     }
 }
