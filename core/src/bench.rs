@@ -253,6 +253,20 @@ pub struct HistoryEntry {
     pub rates: Option<Rates>,
 }
 
+impl HistoryEntry {
+    /// What changed since the previous record of the name, in one line (`None` when nothing did): the
+    /// "what changed" column of the CLI and the page.
+    pub fn changed_text(&self) -> Option<String> {
+        (!self.changed.is_empty()).then(|| {
+            self.changed
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HistoryReport {
     pub schema: &'static str,
@@ -444,6 +458,11 @@ mod tests {
         let s: Vec<Option<f64>> = h.records.iter().map(|e| e.speedup).collect();
         assert_eq!(s, vec![None, Some(2.0), Some(0.8)]);
         assert_eq!(h.records[1].changed[0].setting, "--bs");
+        assert_eq!(h.records[0].changed_text(), None);
+        assert_eq!(
+            h.records[1].changed_text().as_deref(),
+            Some("--bs: 64 -> 128")
+        );
         let rules: Vec<&str> = h.findings.iter().map(|f| f.rule.as_str()).collect();
         assert_eq!(rules, vec!["KB001"], "{:?}", h.findings);
         assert!(

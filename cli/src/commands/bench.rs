@@ -296,15 +296,7 @@ fn human_history(r: &HistoryReport) -> String {
                 e.name.clone(),
                 format!("{:.1} s", e.wall_s),
                 speed(e.speedup),
-                if e.changed.is_empty() {
-                    "-".into()
-                } else {
-                    e.changed
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                },
+                e.changed_text().unwrap_or_else(|| "-".into()),
             ]
         })
         .collect();

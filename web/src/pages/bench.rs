@@ -109,15 +109,7 @@ fn HistoryView(report: HistoryReport) -> impl IntoView {
         .records
         .iter()
         .map(|e| {
-            let changed = if e.changed.is_empty() {
-                "—".to_string()
-            } else {
-                e.changed
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
+            let changed = e.changed_text().unwrap_or_else(|| "—".to_string());
             vec![
                 Cell::text(e.time.clone()),
                 Cell::text(e.name.clone()),
