@@ -11,7 +11,7 @@ pub trait Report: serde::Serialize {
     fn findings(&self) -> &[Finding];
 }
 
-/// Findings for dated facts older than `threshold.fact-stale-days` (spec: "answers built on a fact older
+/// Findings for dated entries (facts, `[[allowed]]` values, matrix cells, shapes...) older than `threshold.fact-stale-days` (spec: "answers built on a fact older
 /// than 120 days say so"). `used` lists (entry ID, as-of date); one finding lists every stale entry.
 pub fn stale_fact_findings(
     used: &[(&str, NaiveDate)],
@@ -54,6 +54,7 @@ pub fn as_of_of(id: &str) -> Option<NaiveDate> {
         .chain(b.rules.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.thresholds.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.facts.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.allowed.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.capabilities.iter().map(|e| (&e.id, e.as_of)))
         .find(|(eid, _)| eid.as_str() == id)
         .map(|(_, d)| d)
@@ -103,5 +104,20 @@ mod tests {
         assert!(stale_fact_findings(&[("x", day("2026-11-11"))], day("2026-12-01"), &t).is_empty());
         // exactly at the limit is not older than it
         assert!(stale_fact_findings(&[("x", day("2026-01-01"))], day("2026-05-01"), &t).is_empty());
+    }
+
+    #[test]
+    fn a_stale_allowed_entry_is_flagged() {
+        let t = Thresholds::defaults();
+        let as_of = as_of_of("allowed.language").expect("allowed entries carry an as-of date");
+        let f = stale_findings_for(&["allowed.language".to_string()], day("2099-01-01"), &t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].rule, "KH004");
+        assert!(
+            f[0].evidence
+                .contains(&format!("allowed.language (as of {as_of}")),
+            "{}",
+            f[0].evidence
+        );
     }
 }

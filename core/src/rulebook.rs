@@ -389,12 +389,13 @@ impl RuleBook {
     pub fn fact_value(&self, id: &str) -> f64 {
         self.fact(id).map(|f| f.value).unwrap_or(f64::NAN)
     }
+    /// The `[[allowed]]` entry of a kernel-metadata.json field, if one is listed.
+    pub fn allowed_for(&self, field: &str) -> Option<&Allowed> {
+        self.allowed.iter().find(|a| a.field == field)
+    }
     /// The values Kaggle accepts for a kernel-metadata.json field (`[[allowed]]`); empty when none is listed.
     pub fn allowed_values(&self, field: &str) -> &[String] {
-        self.allowed
-            .iter()
-            .find(|a| a.field == field)
-            .map_or(&[], |a| a.values.as_slice())
+        self.allowed_for(field).map_or(&[], |a| a.values.as_slice())
     }
     /// Every entry ID with its kind, sorted.
     pub fn ids(&self) -> impl Iterator<Item = (&str, &'static str)> {

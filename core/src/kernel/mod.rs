@@ -260,12 +260,17 @@ pub fn check(
         ("docker_image_pinning_type", &meta.docker_image_pinning_type),
     ];
     for (field, value) in value_checks {
-        let valid = rulebook().allowed_values(field);
-        if let Some(v) = value
-            && !v.trim().is_empty()
-            && !placeholder_fields.contains(&field)
-            && !valid.iter().any(|x| x == v)
-        {
+        let Some(v) = value else { continue };
+        if v.trim().is_empty() || placeholder_fields.contains(&field) {
+            continue;
+        }
+        // The answer relies on the accepted values: their as-of date counts for KH004.
+        let entry = book.allowed_for(field);
+        if let Some(a) = entry {
+            used.push(a.id.clone());
+        }
+        let valid = entry.map_or(&[][..], |a| a.values.as_slice());
+        if !valid.iter().any(|x| x == v) {
             findings.push(Finding::from_rule(
                 "KM004",
                 format!("{field} = \"{v}\"; valid: {}", valid.join(", ")),

@@ -269,3 +269,30 @@ fn an_empty_or_blank_code_file_is_km027() {
         assert_eq!(rules_of(&r).contains(&"KM027"), fires, "{bytes:?}");
     }
 }
+
+#[test]
+fn a_stale_allowed_entry_says_so() {
+    // Far enough ahead that every dated entry is stale: the accepted values the check used are named.
+    let later = NaiveDate::from_ymd_opt(2099, 1, 1).unwrap_or_default();
+    let r = check_text(
+        "kernel-metadata.json",
+        GOOD.as_bytes(),
+        CodeFile::NotNamed,
+        &CheckOptions::default(),
+        later,
+        &Thresholds::defaults(),
+    )
+    .unwrap();
+    let stale: Vec<&Finding> = r.findings.iter().filter(|f| f.rule == "KH004").collect();
+    assert_eq!(stale.len(), 1, "{:?}", r.findings);
+    for id in ["allowed.language", "allowed.kernel_type"] {
+        assert!(
+            stale[0].evidence.contains(&format!("{id} (as of ")),
+            "{}",
+            stale[0].evidence
+        );
+        assert!(r.rules.iter().any(|r| r == id), "{:?}", r.rules);
+    }
+    // On the rules' own date nothing is stale.
+    assert!(!rules_of(&run(GOOD, CodeFile::NotNamed, &CheckOptions::default())).contains(&"KH004"));
+}
