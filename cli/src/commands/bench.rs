@@ -10,6 +10,7 @@ use kgadvise_core::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
 use kgadvise_core::when::rfc3339;
 
 use crate::child::{interrupted, run_command};
+use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
 use crate::output::{CliError, Global, emit, render_findings, table};
 
@@ -27,6 +28,12 @@ and still reports what was measured.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
+// bench's own wording of the shared rate flags: here they stand in for a KGADVISE_RATES line.
+#[command(mut_arg("data_rate", |a| a.help(
+    "Data-only rate (samples/s), when the command does not print a KGADVISE_RATES line"
+)))]
+#[command(mut_arg("compute_rate", |a| a.help("Compute-only rate (samples/s)")))]
+#[command(mut_arg("loop_rate", |a| a.help("Real-loop rate (samples/s)")))]
 pub struct Args {
     /// A command to time (repeatable: each later run is compared with the first).
     #[arg(long = "run", value_name = "CMD", required_unless_present = "history")]
@@ -46,15 +53,8 @@ pub struct Args {
     /// Do not append this bench to the history file.
     #[arg(long)]
     pub no_record: bool,
-    /// Data-only rate (samples/s), when the command does not print a KGADVISE_RATES line.
-    #[arg(long, value_name = "R")]
-    pub data_rate: Option<f64>,
-    /// Compute-only rate (samples/s).
-    #[arg(long, value_name = "R")]
-    pub compute_rate: Option<f64>,
-    /// Real-loop rate (samples/s).
-    #[arg(long, value_name = "R")]
-    pub loop_rate: Option<f64>,
+    #[command(flatten)]
+    pub rates: RateArgs,
 }
 
 fn read_history(
@@ -91,7 +91,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         let report = bench::history(&records, problems, args.name.as_deref(), &thresholds);
         return emit(&report, global, human_history);
     }
-    crate::commands::diagnose::check_rates(args.data_rate, args.compute_rate, args.loop_rate)?;
+    args.rates.check()?;
     if let Some(bad) = args.runs.iter().find(|r| r.trim().is_empty()) {
         return Err(CliError::usage(format!(
             "--run {bad:?}: expected a command to run"
@@ -103,9 +103,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .clone()
         .unwrap_or_else(|| bench::default_name(&args.runs[0]));
     let flag_rates = bench::Rates {
-        data: args.data_rate,
-        compute: args.compute_rate,
-        real_loop: args.loop_rate,
+        data: args.rates.data_rate,
+        compute: args.rates.compute_rate,
+        real_loop: args.rates.loop_rate,
     };
     let (history, _) = read_history(&args.history_file)?;
     let previous = history.iter().rev().find(|r| r.name == name).cloned();

@@ -29,9 +29,9 @@ pub struct Args {
     pub input: InputArgs,
 }
 
-/// What `diagnose` and `sample` take besides the nvidia-smi output.
-#[derive(Debug, clap::Args)]
-pub struct InputArgs {
+/// The three bench rates, shared by `diagnose`, `sample` and `bench` (which words their help its own way).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct RateArgs {
     /// Data-only rate of the bench (the loader alone), samples/s.
     #[arg(long, value_name = "R")]
     pub data_rate: Option<f64>,
@@ -41,6 +41,33 @@ pub struct InputArgs {
     /// Real-loop rate, samples/s.
     #[arg(long, value_name = "R")]
     pub loop_rate: Option<f64>,
+}
+
+impl RateArgs {
+    /// The rates, when given, are positive finite samples/s.
+    pub fn check(&self) -> Result<(), CliError> {
+        for (flag, v) in [
+            ("--data-rate", self.data_rate),
+            ("--compute-rate", self.compute_rate),
+            ("--loop-rate", self.loop_rate),
+        ] {
+            if let Some(x) = v
+                && !(x.is_finite() && x > 0.0)
+            {
+                return Err(CliError::usage(format!(
+                    "{flag} {x}: expected a positive rate in samples/s"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What `diagnose` and `sample` take besides the nvidia-smi output.
+#[derive(Debug, clap::Args)]
+pub struct InputArgs {
+    #[command(flatten)]
+    pub rates: RateArgs,
     /// The run hit an out-of-memory error.
     #[arg(long)]
     pub oom: bool,
@@ -74,38 +101,16 @@ impl InputArgs {
     }
 
     pub fn inputs(&self) -> Result<RunInputs, CliError> {
-        check_rates(self.data_rate, self.compute_rate, self.loop_rate)?;
+        self.rates.check()?;
         Ok(RunInputs {
             rates: Rates {
-                data_rate: self.data_rate,
-                compute_rate: self.compute_rate,
-                loop_rate: self.loop_rate,
+                data_rate: self.rates.data_rate,
+                compute_rate: self.rates.compute_rate,
+                loop_rate: self.rates.loop_rate,
             },
             oom: self.oom,
         })
     }
-}
-
-/// The three bench rates, when given, are positive finite samples/s (shared by `diagnose` and `bench`).
-pub fn check_rates(
-    data_rate: Option<f64>,
-    compute_rate: Option<f64>,
-    loop_rate: Option<f64>,
-) -> Result<(), CliError> {
-    for (flag, v) in [
-        ("--data-rate", data_rate),
-        ("--compute-rate", compute_rate),
-        ("--loop-rate", loop_rate),
-    ] {
-        if let Some(x) = v
-            && !(x.is_finite() && x > 0.0)
-        {
-            return Err(CliError::usage(format!(
-                "{flag} {x}: expected a positive rate in samples/s"
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Diagnoses a reader line by line (memory independent of its length).
@@ -479,12 +484,18 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         global,
         "diagnose",
         &[
-            ("data_rate", args.input.data_rate.map(|v| v.to_string())),
+            (
+                "data_rate",
+                args.input.rates.data_rate.map(|v| v.to_string()),
+            ),
             (
                 "compute_rate",
-                args.input.compute_rate.map(|v| v.to_string()),
+                args.input.rates.compute_rate.map(|v| v.to_string()),
             ),
-            ("loop_rate", args.input.loop_rate.map(|v| v.to_string())),
+            (
+                "loop_rate",
+                args.input.rates.loop_rate.map(|v| v.to_string()),
+            ),
             ("interval_s", args.input.interval_s.map(|v| v.to_string())),
         ],
     );
