@@ -583,6 +583,23 @@ fn sample_runs_a_fake_nvidia_smi() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `diagnose --json` of a file read by `threads` workers (`KGADVISE_THREADS`), with the per-GPU timeline
+/// (`timeline`, `timeline_step_samples`) left out: the parallel-reader tests compare everything else.
+fn diagnose_with_threads(path: &std::path::Path, threads: &str) -> serde_json::Value {
+    let out = kgadvise()
+        .env("KGADVISE_THREADS", threads)
+        .args(["diagnose", path.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    let mut v = json_of(&out);
+    for g in v["gpus"].as_array_mut().unwrap() {
+        let g = g.as_object_mut().unwrap();
+        g.remove("timeline");
+        g.remove("timeline_step_samples");
+    }
+    v
+}
+
 #[test]
 fn large_files_read_in_parallel_give_the_sequential_answer() {
     // > 32 MiB so the CLI takes its parallel reader; a repeated header, a bad row and a pasted table inside.
@@ -611,20 +628,10 @@ fn large_files_read_in_parallel_give_the_sequential_answer() {
         }
     }
     std::fs::write(&path, &text).unwrap();
-    let run = |threads: &str| {
-        let out = kgadvise()
-            .env("KGADVISE_THREADS", threads)
-            .args(["diagnose", path.to_str().unwrap(), "--json"])
-            .output()
-            .unwrap();
-        let mut v = json_of(&out);
-        for g in v["gpus"].as_array_mut().unwrap() {
-            g.as_object_mut().unwrap().remove("timeline");
-            g.as_object_mut().unwrap().remove("timeline_step_samples");
-        }
-        v
-    };
-    let (seq, par) = (run("1"), run("3"));
+    let (seq, par) = (
+        diagnose_with_threads(&path, "1"),
+        diagnose_with_threads(&path, "3"),
+    );
     let _ = std::fs::remove_file(&path);
     assert_eq!(seq, par);
     assert_eq!(seq["diagnostics_total"], 1, "{seq}");
@@ -665,21 +672,11 @@ fn parallel_reader_handles_crlf_long_lines_invalid_utf8_and_no_final_newline() {
     }
     bytes.extend_from_slice(b"2026/11/28 23:59:59.000, 1, Tesla T4, 99 %, 1 MiB, 1.5 W");
     std::fs::write(&path, &bytes).unwrap();
-    let run = |threads: &str| {
-        let out = kgadvise()
-            .env("KGADVISE_THREADS", threads)
-            .args(["diagnose", path.to_str().unwrap(), "--json"])
-            .output()
-            .unwrap();
-        let mut v = json_of(&out);
-        for g in v["gpus"].as_array_mut().unwrap() {
-            g.as_object_mut().unwrap().remove("timeline");
-            g.as_object_mut().unwrap().remove("timeline_step_samples");
-        }
-        v
-    };
-    let seq = run("1");
-    let (two, three) = (run("2"), run("3"));
+    let seq = diagnose_with_threads(&path, "1");
+    let (two, three) = (
+        diagnose_with_threads(&path, "2"),
+        diagnose_with_threads(&path, "3"),
+    );
     let _ = std::fs::remove_file(&path);
     assert_eq!(seq, two);
     assert_eq!(seq, three);
