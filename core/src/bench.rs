@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::decimal::parse_f64;
 use crate::finding::Finding;
 use crate::report::Report;
 use crate::rulebook::Thresholds;
@@ -49,7 +50,7 @@ pub fn parse_rates_line(line: &str) -> Option<Rates> {
         let Some((key, value)) = token.split_once('=') else {
             continue;
         };
-        let Ok(v) = value.trim_end_matches(',').parse::<f64>() else {
+        let Some(v) = parse_f64(value.trim_end_matches(',')) else {
             continue;
         };
         if !v.is_finite() || v < 0.0 {
@@ -132,12 +133,12 @@ pub fn settings_of(command: &str) -> Vec<(String, String)> {
     }
     let mut positional = 0;
     while let Some(w) = words.get(i) {
-        if w.starts_with('-') && w.len() > 1 && w.parse::<f64>().is_err() {
+        if w.starts_with('-') && w.len() > 1 && parse_f64(w).is_none() {
             if let Some((k, v)) = w.split_once('=') {
                 out.push((k.to_string(), v.to_string()));
             } else {
                 match words.get(i + 1) {
-                    Some(next) if !(next.starts_with('-') && next.parse::<f64>().is_err()) => {
+                    Some(next) if !(next.starts_with('-') && parse_f64(next).is_none()) => {
                         out.push((w.clone(), next.clone()));
                         i += 1;
                     }

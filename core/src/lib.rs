@@ -22,6 +22,7 @@
 
 pub mod bench;
 pub mod cap;
+pub mod decimal;
 pub mod domains;
 pub mod finding;
 pub mod hardware;

@@ -10,6 +10,7 @@ use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::decimal::parse_f64;
 use crate::finding::Finding;
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
@@ -156,8 +157,8 @@ pub fn decode_text(bytes: &[u8]) -> String {
 pub fn parse_hours(s: &str) -> Result<f64, String> {
     let t = s.trim().trim_matches('"');
     let num = t.strip_suffix(['h', 'H']).unwrap_or(t).trim();
-    match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => within_a_week(v, t),
+    match parse_f64(num) {
+        Some(v) if v.is_finite() && v >= 0.0 => within_a_week(v, t),
         _ => Err(format!(
             "`{t}` is not hours: expected a non-negative number of hours like 10.45h"
         )),
@@ -168,10 +169,7 @@ pub fn parse_hours(s: &str) -> Result<f64, String> {
 pub fn parse_duration_hours(v: &Value) -> Result<f64, String> {
     let secs = match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s
-            .trim()
-            .strip_suffix('s')
-            .and_then(|n| n.trim().parse::<f64>().ok()),
+        Value::String(s) => s.trim().strip_suffix('s').and_then(|n| parse_f64(n.trim())),
         _ => None,
     };
     match secs {
@@ -699,7 +697,7 @@ fn number_after<'a>(text: &'a str, marker: &str) -> Option<(f64, &'a str)> {
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(rest.len());
-    let value = rest.get(..end)?.parse::<f64>().ok()?;
+    let value = parse_f64(rest.get(..end)?)?;
     Some((value, rest.get(end..)?))
 }
 

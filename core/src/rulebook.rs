@@ -477,7 +477,7 @@ impl Thresholds {
                     names.join(", ")
                 ));
             }
-            let parsed: f64 = value.trim().parse().map_err(|_| {
+            let parsed = crate::decimal::parse_f64(value.trim()).ok_or_else(|| {
                 format!(
                     "--set `{pair}`: `{}` is not a number; expected name=number",
                     value.trim()

@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::decimal::parse_f64;
 use crate::finding::Finding;
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::Thresholds;
@@ -117,12 +118,7 @@ impl Report for CollectReport {
 fn num(v: Option<&Value>) -> Option<f64> {
     match v? {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s
-            .trim()
-            .trim_end_matches(['s', 'h', '%'])
-            .trim()
-            .parse()
-            .ok(),
+        Value::String(s) => parse_f64(s.trim().trim_end_matches(['s', 'h', '%']).trim()),
         _ => None,
     }
     .filter(|x: &f64| x.is_finite())

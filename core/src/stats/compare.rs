@@ -20,6 +20,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::metrics::{Metric, MetricError, Prepared};
 use super::table::{InputError, Predictions};
+use crate::decimal::parse_f64;
 use crate::finding::Finding;
 use crate::report::Report;
 use crate::rulebook::Thresholds;
@@ -604,12 +605,9 @@ fn sorted_folds(folds: &[String]) -> Vec<String> {
     let mut names: Vec<String> = folds.to_vec();
     crate::sort::sort(&mut names);
     names.dedup();
-    if names.iter().all(|f| f.parse::<f64>().is_ok()) {
+    if names.iter().all(|f| parse_f64(f).is_some()) {
         crate::sort::sort_by(&mut names, |a, b| {
-            let (x, y) = (
-                a.parse::<f64>().unwrap_or(0.0),
-                b.parse::<f64>().unwrap_or(0.0),
-            );
+            let (x, y) = (parse_f64(a).unwrap_or(0.0), parse_f64(b).unwrap_or(0.0));
             x.total_cmp(&y)
         });
     }

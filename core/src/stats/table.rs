@@ -94,7 +94,7 @@ fn found_columns(index: &HashMap<String, usize>) -> String {
 /// A finite number, or None. Accepts what Python/pandas write (`1e-3`, `nan` is rejected as not finite).
 pub fn parse_number(cell: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(cell).ok()?.trim();
-    let v: f64 = s.parse().ok()?;
+    let v = crate::decimal::parse_f64(s)?;
     v.is_finite().then_some(v)
 }
 

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use kgadvise_core::decimal::parse_f64;
 use kgadvise_core::nvsmi::ParseOptions;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::verdict::{self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs};
@@ -45,8 +46,8 @@ pub const CHUNK_BYTES: usize = 4 << 20;
 fn rate(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(None),
-        Some(t) => match t.replace([',', '_'], "").parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
+        Some(t) => match parse_f64(&t.replace([',', '_'], "")) {
+            Some(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
             _ => Err(format!(
                 "{field}: expected a positive number of samples per second, got `{t}`"
             )),
