@@ -7,7 +7,7 @@
 //! Adding a data file: put it in `rules/`, add it to `FILES` in core/build.rs, and its tables to
 //! [`RulesFile`] and [`RuleBook`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[cfg(feature = "rules-toml")]
 mod load;
@@ -99,22 +99,16 @@ impl RuleBook {
 }
 
 /// Thresholds in force for one answer: the rules' values, with the user's `--set name=value` overrides.
+/// Only the overrides are stored: the values are the rule book's.
 #[derive(Debug, Clone)]
 pub struct Thresholds {
-    values: BTreeMap<String, f64>,
-    overridden: BTreeSet<String>,
+    overrides: BTreeMap<String, f64>,
 }
 
 impl Thresholds {
     pub fn defaults() -> Thresholds {
-        let values = rulebook()
-            .thresholds
-            .iter()
-            .map(|t| (t.id.to_string(), t.value))
-            .collect();
         Thresholds {
-            values,
-            overridden: BTreeSet::new(),
+            overrides: BTreeMap::new(),
         }
     }
 
@@ -133,11 +127,12 @@ impl Thresholds {
             } else {
                 format!("threshold.{name}")
             };
-            if !self.values.contains_key(&id) {
-                let names: Vec<&str> = self
-                    .values
-                    .keys()
-                    .map(|k| k.trim_start_matches("threshold."))
+            if rulebook().threshold(&id).is_none() {
+                // The index is sorted by ID: the names come out in order.
+                let names: Vec<&str> = rulebook()
+                    .ids()
+                    .filter(|(_, kind)| *kind == "threshold")
+                    .map(|(k, _)| k.trim_start_matches("threshold."))
                     .collect();
                 return Err(format!(
                     "--set `{name}`: unknown threshold; valid names: {}",
@@ -153,8 +148,7 @@ impl Thresholds {
             if !parsed.is_finite() {
                 return Err(format!("--set `{pair}`: the value must be a finite number"));
             }
-            self.values.insert(id.clone(), parsed);
-            self.overridden.insert(id);
+            self.overrides.insert(id, parsed);
         }
         Ok(self)
     }
@@ -162,11 +156,14 @@ impl Thresholds {
     /// The value of a threshold. IDs are compiled-in constants checked by the tests; an unknown one
     /// yields NaN so that every comparison with it is false (nothing fires) rather than a panic.
     pub fn get(&self, id: &str) -> f64 {
-        self.values.get(id).copied().unwrap_or(f64::NAN)
+        match self.overrides.get(id) {
+            Some(value) => *value,
+            None => rulebook().threshold(id).map_or(f64::NAN, |t| t.value),
+        }
     }
 
     pub fn is_overridden(&self, id: &str) -> bool {
-        self.overridden.contains(id)
+        self.overrides.contains_key(id)
     }
 }
 
@@ -436,6 +433,15 @@ as_of = "2026-01-01"
             .unwrap();
         assert_eq!(t.get("threshold.fact-stale-days"), 30.0);
         assert!(t.is_overridden("threshold.fact-stale-days"));
+        assert_eq!(
+            Thresholds::defaults().get("threshold.fact-stale-days"),
+            rulebook()
+                .threshold("threshold.fact-stale-days")
+                .unwrap()
+                .value
+        );
+        assert!(!Thresholds::defaults().is_overridden("threshold.fact-stale-days"));
+        assert!(Thresholds::defaults().get("threshold.nope").is_nan());
         let err = Thresholds::defaults()
             .with_overrides(&["nope=1".into()])
             .unwrap_err();
