@@ -1,22 +1,37 @@
-//! Turns `rules/*.toml` (the single source of the knowledge) into postcard bytes at build time, so that
-//! no TOML or JSON parser for the rules is in the binaries or the wasm. The schema is the serde structs
-//! of core/src/rulebook/schema.rs, compiled here too: each file is read with `toml` (unknown tables and
-//! keys, missing keys and wrong types fail the build naming the file, with the TOML line and column) and
-//! written with `postcard`. The cross-references are validated when the rule book is read, and
-//! `rulebook::tests` (feature `rules-toml`) checks that the embedded bytes give exactly the rule book
-//! serde gives from the TOML text.
+//! Turns `rules/*.toml` (the single source of the knowledge) into Rust source at build time, so that
+//! the binaries and the wasm hold the rule book as a `static` in their data section: no TOML, JSON or
+//! binary decoder for the rules, and nothing to build or check at run time.
 //!
-//! Writes `$OUT_DIR/<file>.postcard` and `$OUT_DIR/rules_embedded.rs`: `EMBEDDED_POSTCARD` (file name,
-//! bytes through `include_bytes!`) and, for the `rules-toml` feature, `EMBEDDED` (file name, TOML text
-//! through `include_str!`).
+//! It compiles the library's own schema and loader (`src/rulebook/schema.rs`, `src/rulebook/load.rs`
+//! through `#[path]`) and reads the files with them exactly as `RuleBook::from_sources` does with the
+//! `rules-toml` feature: unknown tables and keys, missing keys and wrong types fail the build naming the
+//! file, with the TOML line and column, and so does any cross-reference error (duplicate or malformed
+//! IDs, unknown platforms/capabilities/shapes/templates, an incomplete matrix, empty sources). The
+//! validated book is baked with `databake` (the `Bake` derives of the schema types, which exist only in
+//! this script's copy: see below): text and lists become `Cow::Borrowed` of literals, dates `AsOf::ymd`
+//! const calls, and the ID index comes out already sorted. `rulebook::tests::embedded_book_is_the_toml`
+//! (feature `rules-toml`) checks that the baked book equals what serde reads from the TOML text.
+//!
+//! Writes `$OUT_DIR/rules_embedded.rs`: `RULEBOOK` (the baked `RuleBook`) and, for the `rules-toml`
+//! feature, `EMBEDDED` (file name, TOML text through `include_str!`).
+//!
+//! The library is compiled with `--cfg kgadvise_lib` (`cargo::rustc-cfg` below; a build script's cfgs never
+//! apply to the build script itself), and the schema's `Bake` derives are `cfg_attr(not(kgadvise_lib))`:
+//! databake is a build-dependency only.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use databake::Bake;
 
 // The methods of the schema types are for the library, not for this script.
 #[allow(dead_code)]
 #[path = "src/rulebook/schema.rs"]
 mod schema;
+
+#[allow(dead_code)]
+#[path = "src/rulebook/load.rs"]
+mod load;
 
 /// The rule files, in the order the rule book lists their entries. Adding a data file: put it in
 /// `rules/` and add it here (the build fails on a `.toml` in `rules/` that is not listed).
@@ -35,9 +50,11 @@ fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let rules = manifest.join("..").join("rules");
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/rulebook/schema.rs");
-    println!("cargo:rerun-if-changed={}", rules.display());
+    println!("cargo::rustc-cfg=kgadvise_lib");
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/rulebook/schema.rs");
+    println!("cargo::rerun-if-changed=src/rulebook/load.rs");
+    println!("cargo::rerun-if-changed={}", rules.display());
     let mut errors = Vec::new();
     if let Ok(dir) = std::fs::read_dir(&rules) {
         for entry in dir.flatten() {
@@ -49,21 +66,13 @@ fn main() {
             }
         }
     }
-    let mut postcard_list = String::new();
+    let mut texts = Vec::new();
     let mut toml_list = String::new();
     for file in FILES {
         let path = rules.join(file);
-        println!("cargo:rerun-if-changed={}", path.display());
-        match convert(&path) {
-            Ok(bytes) => {
-                let target = out.join(file.replace(".toml", ".postcard"));
-                std::fs::write(&target, bytes).expect("OUT_DIR is writable");
-                let _ = writeln!(
-                    postcard_list,
-                    "    ({file:?}, include_bytes!({:?})),",
-                    target.display().to_string()
-                );
-            }
+        println!("cargo::rerun-if-changed={}", path.display());
+        match std::fs::read_to_string(&path) {
+            Ok(text) => texts.push((*file, text)),
             Err(e) => errors.push(format!("rules/{file}: {e}")),
         }
         let _ = writeln!(
@@ -72,17 +81,20 @@ fn main() {
             path.display().to_string()
         );
     }
-    if !errors.is_empty() {
-        for e in &errors {
-            println!("cargo:warning={}", e.replace('\n', " "));
-            eprintln!("{e}");
-        }
-        std::process::exit(1);
-    }
+    let sources: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let book = schema::RuleBook::from_sources(&sources)
+        .map_err(|found| errors.extend(found.iter().map(|e| e.to_string())))
+        .ok();
+    let book = match book {
+        Some(book) if errors.is_empty() => book,
+        _ => fail(&errors),
+    };
+    let baked = book.bake(&Default::default());
     let code = format!(
-        "/// The rule files as postcard bytes of `rulebook::RulesFile`, converted from `rules/*.toml` by\n\
-         /// `core/build.rs`: (file name, bytes).\n\
-         pub const EMBEDDED_POSTCARD: &[(&str, &[u8])] = &[\n{postcard_list}];\n\n\
+        "// Baked by core/build.rs from rules/*.toml: do not edit.\n\
+         extern crate alloc;\n\n\
+         /// The rule book, validated by core/build.rs.\n\
+         static RULEBOOK: RuleBook = {baked};\n\n\
          /// The rule files as written: (file name, TOML text).\n\
          #[cfg(feature = \"rules-toml\")]\n\
          pub const EMBEDDED: &[(&str, &str)] = &[\n{toml_list}];\n"
@@ -90,9 +102,12 @@ fn main() {
     std::fs::write(out.join("rules_embedded.rs"), code).expect("OUT_DIR is writable");
 }
 
-/// One TOML file to postcard bytes, through the schema's serde structs.
-fn convert(path: &Path) -> Result<Vec<u8>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let parsed: schema::RulesFile = toml::from_str(&text).map_err(|e| e.to_string())?;
-    postcard::to_allocvec(&parsed).map_err(|e| e.to_string())
+/// Fails the build with every problem found, each on its own line (and as a cargo warning, which cargo
+/// shows even when it hides the script's output).
+fn fail(errors: &[String]) -> ! {
+    for e in errors {
+        println!("cargo::warning={}", e.replace('\n', " "));
+        eprintln!("{e}");
+    }
+    std::process::exit(1);
 }

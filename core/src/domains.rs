@@ -91,7 +91,7 @@ fn resolve(
     if item.gpu && platform.gpus == 0 {
         return Resolved::Drop {
             reason: format!("needs a GPU; {} has none", platform.name),
-            rule: platform.id.clone(),
+            rule: platform.id.to_string(),
         };
     }
     if item.multi_gpu && platform.gpus < 2 {
@@ -100,7 +100,7 @@ fn resolve(
                 "needs two GPUs; {} is counted as {}",
                 platform.name, platform.gpus
             ),
-            rule: platform.id.clone(),
+            rule: platform.id.to_string(),
         };
     }
     if item.amp {
@@ -109,7 +109,7 @@ fn resolve(
             None => Resolved::Drop {
                 reason: book
                     .cell("fp16-amp", &platform.key)
-                    .map(|c| c.note.clone())
+                    .map(|c| c.note.to_string())
                     .unwrap_or_else(|| "no AMP on this platform".into()),
                 rule: format!("matrix.fp16-amp.{}", platform.key),
             },
@@ -120,8 +120,8 @@ fn resolve(
     {
         if !cell.support.usable() {
             return Resolved::Drop {
-                reason: cell.note.clone(),
-                rule: cell.id.clone(),
+                reason: cell.note.to_string(),
+                rule: cell.id.to_string(),
             };
         }
         if cell.support == crate::rulebook::Support::Partial {
@@ -152,7 +152,7 @@ fn resolve(
             ),
         });
     }
-    Resolved::Keep(item.text.clone())
+    Resolved::Keep(item.text.to_string())
 }
 
 fn unresolved(item: &DefaultItem, domain: &Domain) -> String {
@@ -164,7 +164,7 @@ fn unresolved(item: &DefaultItem, domain: &Domain) -> String {
         };
         format!("{}: {how}", item.text)
     } else {
-        item.text.clone()
+        item.text.to_string()
     }
 }
 
@@ -177,7 +177,7 @@ pub fn defaults(
     let book = rulebook();
     let domain = check_domain(req.domain)?;
     let platform = req.platform.map(check_platform).transpose()?;
-    let mut rules = vec![domain.id.clone(), "KH003".to_string()];
+    let mut rules = vec![domain.id.to_string(), "KH003".to_string()];
     let mut findings = Vec::new();
     let mut dropped = Vec::new();
     let mut resolve_list = |items: &[DefaultItem]| -> Vec<String> {
@@ -194,7 +194,7 @@ pub fn defaults(
                         );
                         rules.push(rule.clone());
                         dropped.push(DroppedDefault {
-                            text: item.text.clone(),
+                            text: item.text.to_string(),
                             reason,
                             rule,
                         });
@@ -207,7 +207,7 @@ pub fn defaults(
     let always = resolve_list(&domain.always);
     let when_measured = resolve_list(&domain.when_measured);
     if let Some(p) = platform {
-        rules.push(p.id.clone());
+        rules.push(p.id.to_string());
         if domain.pytorch
             && let Some(cell) = book.cell("pytorch", &p.key)
             && !cell.support.usable()
@@ -216,7 +216,7 @@ pub fn defaults(
                 0,
                 Finding::from_rule("KH001", format!("{}: {}", cell.id, cell.note)),
             );
-            rules.push(cell.id.clone());
+            rules.push(cell.id.to_string());
         }
     }
     let templates: Vec<Template> = domain
@@ -225,23 +225,25 @@ pub fn defaults(
         .filter_map(|t| book.template(t))
         .cloned()
         .collect();
-    rules.extend(templates.iter().map(|t| t.id.clone()));
+    rules.extend(templates.iter().map(|t| t.id.to_string()));
     findings.extend(stale_findings_for(&rules, today, thresholds));
     let departures = book
         .rule("KH003")
-        .map(|r| r.fix.clone())
+        .map(|r| r.fix.to_string())
         .unwrap_or_default();
     Ok(DefaultsReport {
         schema: DEFAULTS_SCHEMA,
-        domain: domain.key.clone(),
-        domain_name: domain.name.clone(),
-        platform: platform.map(|p| p.key.clone()),
-        platform_name: platform.map(|p| p.name.clone()),
+        domain: domain.key.to_string(),
+        domain_name: domain.name.to_string(),
+        platform: platform.map(|p| p.key.to_string()),
+        platform_name: platform.map(|p| p.name.to_string()),
         always,
         when_measured,
         dropped,
         templates,
-        platform_notes: platform.map(|p| p.notes.clone()).unwrap_or_default(),
+        platform_notes: platform
+            .map(|p| p.notes.iter().map(|n| n.to_string()).collect())
+            .unwrap_or_default(),
         departures,
         rules,
         findings,

@@ -22,11 +22,11 @@ impl Finding {
     pub fn from_rule(rule_id: &str, evidence: impl Into<String>) -> Finding {
         match crate::rulebook().rule(rule_id) {
             Some(doc) => Finding {
-                rule: doc.id.clone(),
+                rule: doc.id.to_string(),
                 severity: doc.severity,
-                title: doc.title.clone(),
+                title: doc.title.to_string(),
                 evidence: evidence.into(),
-                fix: doc.fix.clone(),
+                fix: doc.fix.to_string(),
             },
             None => Finding {
                 rule: rule_id.to_string(),

@@ -113,34 +113,34 @@ pub fn check_capability(key: &str) -> Result<&'static crate::rulebook::Capabilit
 fn answer(cell: &Cell) -> CellAnswer {
     let book = rulebook();
     CellAnswer {
-        platform: cell.platform.clone(),
+        platform: cell.platform.to_string(),
         platform_name: book
             .platform(&cell.platform)
-            .map(|p| p.name.clone())
+            .map(|p| p.name.to_string())
             .unwrap_or_default(),
-        capability: cell.capability.clone(),
+        capability: cell.capability.to_string(),
         capability_name: book
             .capability(&cell.capability)
-            .map(|c| c.name.clone())
+            .map(|c| c.name.to_string())
             .unwrap_or_default(),
         support: cell.support,
-        note: cell.note.clone(),
-        rule: cell.id.clone(),
-        source: cell.source.clone(),
-        as_of: cell.as_of,
+        note: cell.note.to_string(),
+        rule: cell.id.to_string(),
+        source: cell.source.to_string(),
+        as_of: cell.as_of.date(),
     }
 }
 
 pub fn shape_answer(shape: &Shape) -> ShapeAnswer {
     ShapeAnswer {
-        machine_shape: shape.name.clone(),
+        machine_shape: shape.name.to_string(),
         accelerator: shape.accelerator,
         status: shape.status,
-        platform: shape.platform.clone(),
-        stored_as: shape.stored_as.clone(),
-        what: shape.what.clone(),
-        rule: shape.id.clone(),
-        as_of: shape.as_of,
+        platform: shape.platform.as_deref().map(str::to_string),
+        stored_as: shape.stored_as.as_deref().map(str::to_string),
+        what: shape.what.to_string(),
+        rule: shape.id.to_string(),
+        as_of: shape.as_of.date(),
     }
 }
 
@@ -186,11 +186,11 @@ pub fn matrix(
     let book = rulebook();
     // Table order: capabilities as the seed lists them, platforms as the seed's columns.
     let mut cells = Vec::new();
-    for cap in &book.capabilities {
+    for cap in book.capabilities.iter() {
         if capability.is_some_and(|c| c != cap.key) {
             continue;
         }
-        for plat in &book.platforms {
+        for plat in book.platforms.iter() {
             if platform.is_some_and(|p| p != plat.key) {
                 continue;
             }
@@ -248,8 +248,8 @@ mod tests {
     #[test]
     fn every_cell_is_answerable() {
         let book = rulebook();
-        for p in &book.platforms {
-            for c in &book.capabilities {
+        for p in book.platforms.iter() {
+            for c in book.capabilities.iter() {
                 let a = cell(&p.key, &c.key).unwrap();
                 assert!(!a.note.is_empty(), "{} x {}", c.key, p.key);
             }

@@ -9,7 +9,8 @@
 //! [`registry::explain`].
 //!
 //! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (clippy runs with
-//! `-D warnings` in CI); the one deliberate panic is `rulebook()` on invalid embedded rules, a build defect.
+//! `-D warnings` in CI). The embedded rules cannot be invalid at run time: core/build.rs validates them and
+//! bakes them into a static, failing the build otherwise.
 #![cfg_attr(
     not(test),
     deny(

@@ -118,11 +118,11 @@ fn explain_entry(id: &str) -> Option<Explanation> {
     let (title, doc, source, as_of) = if let Some(c) = b.cells.iter().find(|c| c.id == id) {
         let cap = b
             .capability(&c.capability)
-            .map(|x| x.name.as_str())
+            .map(|x| x.name.as_ref())
             .unwrap_or("");
         let plat = b
             .platform(&c.platform)
-            .map(|x| x.name.as_str())
+            .map(|x| x.name.as_ref())
             .unwrap_or("");
         (
             format!("{cap} on {plat}: {}", c.support.as_str()),
@@ -131,8 +131,8 @@ fn explain_entry(id: &str) -> Option<Explanation> {
                 c.support.as_str(),
                 c.note
             ),
-            c.source.clone(),
-            c.as_of,
+            c.source.to_string(),
+            c.as_of.date(),
         )
     } else if let Some(p) = b.platforms.iter().find(|p| p.id == id) {
         let mut doc = format!(
@@ -147,10 +147,15 @@ fn explain_entry(id: &str) -> Option<Explanation> {
         if let Some(s) = &p.machine_shape {
             doc.push_str(&format!(" machine_shape `{s}`."));
         }
-        for n in &p.notes {
+        for n in p.notes.iter() {
             doc.push_str(&format!("\n- {n}"));
         }
-        (p.name.clone(), doc, p.source.clone(), p.as_of)
+        (
+            p.name.to_string(),
+            doc,
+            p.source.to_string(),
+            p.as_of.date(),
+        )
     } else if let Some(s) = b.shapes.iter().find(|s| s.id == id) {
         let stored = s
             .stored_as
@@ -160,22 +165,22 @@ fn explain_entry(id: &str) -> Option<Explanation> {
         (
             format!("machine_shape {}: {}", s.name, s.status.as_str()),
             format!("{}{}", s.what, stored),
-            s.source.clone(),
-            s.as_of,
+            s.source.to_string(),
+            s.as_of.date(),
         )
     } else if let Some(t) = b.thresholds.iter().find(|t| t.id == id) {
         (
-            t.what.clone(),
+            t.what.to_string(),
             describe_entry(id),
-            t.source.clone(),
-            t.as_of,
+            t.source.to_string(),
+            t.as_of.date(),
         )
     } else if let Some(f) = b.facts.iter().find(|f| f.id == id) {
         (
-            f.what.clone(),
+            f.what.to_string(),
             describe_entry(id),
-            f.source.clone(),
-            f.as_of,
+            f.source.to_string(),
+            f.as_of.date(),
         )
     } else if let Some(d) = b.domains.iter().find(|d| d.id == id) {
         let list = |items: &[crate::rulebook::DefaultItem]| {
@@ -186,18 +191,18 @@ fn explain_entry(id: &str) -> Option<Explanation> {
                 .join("\n")
         };
         (
-            d.name.clone(),
+            d.name.to_string(),
             format!(
                 "### Always\n{}\n\n### When measured, or when the data is large\n{}",
                 list(&d.always),
                 list(&d.when_measured)
             ),
-            d.source.clone(),
-            d.as_of,
+            d.source.to_string(),
+            d.as_of.date(),
         )
     } else if let Some(t) = b.templates.iter().find(|t| t.id == id) {
         (
-            t.file.clone(),
+            t.file.to_string(),
             format!(
                 "On by default: {}.\nOpt-in: {}.\nWhy not default: {}",
                 t.on_by_default.join(", "),
@@ -208,29 +213,29 @@ fn explain_entry(id: &str) -> Option<Explanation> {
                     &t.why_not_default
                 }
             ),
-            t.source.clone(),
-            t.as_of,
+            t.source.to_string(),
+            t.as_of.date(),
         )
     } else if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
         (
-            w.name.clone(),
+            w.name.to_string(),
             describe_entry(id),
-            w.source.clone(),
-            w.as_of,
+            w.source.to_string(),
+            w.as_of.date(),
         )
     } else if let Some(a) = b.allowed.iter().find(|a| a.id == id) {
         (
-            a.what.clone(),
+            a.what.to_string(),
             describe_entry(id),
-            a.source.clone(),
-            a.as_of,
+            a.source.to_string(),
+            a.as_of.date(),
         )
     } else if let Some(c) = b.capabilities.iter().find(|c| c.id == id) {
         (
-            c.name.clone(),
+            c.name.to_string(),
             format!("Identifier `{}`.", c.key),
-            c.source.clone(),
-            c.as_of,
+            c.source.to_string(),
+            c.as_of.date(),
         )
     } else {
         return None;
@@ -254,12 +259,12 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
     if let Some(r) = b.rule(id) {
         return Ok(Explanation {
             schema: EXPLAIN_SCHEMA,
-            rule: r.id.clone(),
+            rule: r.id.to_string(),
             kind: "rule".into(),
-            title: r.title.clone(),
+            title: r.title.to_string(),
             doc: render_rule_doc(r),
-            source: r.source.clone(),
-            as_of: r.as_of,
+            source: r.source.to_string(),
+            as_of: r.as_of.date(),
             findings: vec![],
         });
     }
@@ -318,7 +323,7 @@ mod tests {
 
     #[test]
     fn every_rule_explains_in_fixed_sections() {
-        for r in &rulebook().rules {
+        for r in rulebook().rules.iter() {
             let e = explain(&r.id).unwrap();
             for section in [
                 "What it checks",

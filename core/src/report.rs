@@ -56,8 +56,8 @@ pub fn as_of_of(id: &str) -> Option<NaiveDate> {
         .chain(b.facts.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.allowed.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.capabilities.iter().map(|e| (&e.id, e.as_of)))
-        .find(|(eid, _)| eid.as_str() == id)
-        .map(|(_, d)| d)
+        .find(|(eid, _)| **eid == id)
+        .map(|(_, d)| d.date())
 }
 
 /// Staleness findings for a list of entry IDs an answer used.

@@ -55,7 +55,7 @@ pub fn tasks() -> Vec<String> {
     rulebook()
         .worth_gpu
         .iter()
-        .map(|w| w.task.clone())
+        .map(|w| w.task.to_string())
         .collect()
 }
 
@@ -77,14 +77,15 @@ pub fn worth_gpu(
         _ => false,
     };
     let (choice, reason) = if entry.gpu_from_rows == 0 {
-        (Choice::Gpu, entry.gpu_reason.clone())
+        (Choice::Gpu, entry.gpu_reason.to_string())
     } else if refits_pay {
         (
             Choice::Gpu,
             entry
                 .refits_reason
-                .clone()
-                .unwrap_or_else(|| entry.gpu_reason.clone()),
+                .as_deref()
+                .unwrap_or(&entry.gpu_reason)
+                .to_string(),
         )
     } else if rows < entry.cpu_below_rows {
         (
@@ -92,9 +93,9 @@ pub fn worth_gpu(
             format!("{}; a CPU session spends no GPU quota", entry.cpu_reason),
         )
     } else if rows >= entry.gpu_from_rows {
-        (Choice::Gpu, entry.gpu_reason.clone())
+        (Choice::Gpu, entry.gpu_reason.to_string())
     } else {
-        (Choice::BenchBoth, entry.between_reason.clone())
+        (Choice::BenchBoth, entry.between_reason.to_string())
     };
     let refit_text = refits.map(|n| format!(", {n} refits")).unwrap_or_default();
     let evidence = if entry.gpu_from_rows == 0 {
@@ -110,7 +111,7 @@ pub fn worth_gpu(
                 .unwrap_or_default()
         )
     };
-    let rules = vec![entry.id.clone(), "KH010".to_string()];
+    let rules = vec![entry.id.to_string(), "KH010".to_string()];
     let mut findings = vec![Finding::from_rule("KH010", evidence).with_title(format!(
         "{}: {}",
         entry.name,
@@ -119,12 +120,12 @@ pub fn worth_gpu(
     findings.extend(stale_findings_for(&rules, today, thresholds));
     Ok(WorthGpuReport {
         schema: WORTH_GPU_SCHEMA,
-        task: entry.task.clone(),
+        task: entry.task.to_string(),
         rows,
         refits,
         choice,
         reason,
-        advice: entry.advice.clone(),
+        advice: entry.advice.iter().map(|a| a.to_string()).collect(),
         cpu_below_rows: entry.cpu_below_rows,
         gpu_from_rows: entry.gpu_from_rows,
         rules,

@@ -65,7 +65,7 @@ fn every_rule_has_a_fixture_that_triggers_it_and_one_that_does_not() {
     let ours: Vec<&str> = book
         .rules
         .iter()
-        .map(|r| r.id.as_str())
+        .map(|r| r.id.as_ref())
         .filter(|id| id.starts_with("KM") || id.starts_with("KR"))
         .collect();
     assert!(ours.len() >= 35, "{ours:?}");

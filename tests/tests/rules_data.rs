@@ -20,12 +20,12 @@ fn docs_rules_md_is_fresh() {
 
 #[test]
 fn every_rule_code_is_explained_by_the_cli() {
-    for rule in &kgadvise_core::rulebook().rules {
+    for rule in kgadvise_core::rulebook().rules.iter() {
         let out = kgadvise().args(["explain", &rule.id]).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", rule.id);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
-            text.contains("### What it checks") && text.contains(&rule.title),
+            text.contains("### What it checks") && text.contains(&*rule.title),
             "{}: {text}",
             rule.id
         );

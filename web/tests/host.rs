@@ -270,7 +270,7 @@ fn rules_page_explains_an_id_and_lists_every_rule() {
         html.contains("What it checks") && html.contains("<h4>"),
         "{html}"
     );
-    for r in &kgadvise_core::rulebook().rules {
+    for r in kgadvise_core::rulebook().rules.iter() {
         assert!(
             html.contains(&format!("?page=rules&amp;id={}", r.id)),
             "index lacks {}",

@@ -85,13 +85,13 @@ fn human(report: &MatrixReport) -> String {
                 // The seed's layout: capabilities as rows, platforms as columns, support values only.
                 let book = kgadvise_core::rulebook();
                 let mut header = vec!["capability"];
-                header.extend(book.platforms.iter().map(|p| p.key.as_str()));
+                header.extend(book.platforms.iter().map(|p| p.key.as_ref()));
                 let rows: Vec<Vec<String>> = book
                     .capabilities
                     .iter()
                     .map(|cap| {
-                        let mut row = vec![cap.key.clone()];
-                        for p in &book.platforms {
+                        let mut row = vec![cap.key.to_string()];
+                        for p in book.platforms.iter() {
                             let v = cells
                                 .iter()
                                 .find(|c| c.capability == cap.key && c.platform == p.key)

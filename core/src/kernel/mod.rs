@@ -121,7 +121,7 @@ fn stored_shape(name: &str) -> Option<String> {
     if s.status == ShapeStatus::Refused {
         return None;
     }
-    Some(s.stored_as.clone().unwrap_or_else(|| s.name.clone()))
+    Some(s.stored_as.as_deref().unwrap_or(&s.name).to_string())
 }
 
 /// The TPU shape a TPU push without a shape runs on: the available TPU shape of the rules.
@@ -130,7 +130,7 @@ fn default_tpu_shape() -> Option<String> {
         .shapes
         .iter()
         .find(|s| s.accelerator == AcceleratorKind::Tpu && s.status == ShapeStatus::Available)
-        .map(|s| s.name.clone())
+        .map(|s| s.name.to_string())
 }
 
 /// A template placeholder; `slug` also checks the owner part of an `owner/slug` value.
@@ -267,9 +267,9 @@ pub fn check(
         // The answer relies on the accepted values: their as-of date counts for KH004.
         let entry = book.allowed_for(field);
         if let Some(a) = entry {
-            used.push(a.id.clone());
+            used.push(a.id.to_string());
         }
-        let valid = entry.map_or(&[][..], |a| a.values.as_slice());
+        let valid = entry.map_or(&[][..], |a| a.values.as_ref());
         if !valid.iter().any(|x| x == v) {
             findings.push(Finding::from_rule(
                 "KM004",
@@ -325,7 +325,7 @@ pub fn check(
                         "; known shapes: {}",
                         book.shapes
                             .iter()
-                            .map(|s| s.name.as_str())
+                            .map(|s| s.name.as_ref())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -408,7 +408,7 @@ pub fn check(
             // hardware.toml; what the server stores for it today is that shape's `stored_as`.
             let bare = rulebook()
                 .bare_gpu_default_shape()
-                .map_or("?", |s| s.name.as_str());
+                .map_or("?", |s| s.name.as_ref());
             stored = stored_shape(bare);
             used.push(format!("shape.{bare}"));
             findings.push(Finding::from_rule(

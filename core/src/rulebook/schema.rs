@@ -1,16 +1,28 @@
-//! The schema of `rules/*.toml`: the one definition of every table and field, used both by core/build.rs
-//! (which reads it with `#[path]`: TOML text in, postcard bytes out into `$OUT_DIR`) and at run time by
-//! `rulebook()` (postcard bytes in). A new field goes here only. It depends on serde, chrono and std
-//! alone so that build.rs can compile it.
+//! The schema of `rules/*.toml` and of the whole rule book: the one definition of every table and
+//! field. core/build.rs compiles this file too (`#[path]`): it reads the TOML text into these types
+//! (`load.rs`), validates it and bakes the result into Rust source (databake), so the library gets the
+//! rule book as a `static` in its data section and decodes nothing at run time. A new field goes here
+//! only. It depends on serde, chrono and std alone (and databake, in build.rs's copy only).
 //!
-//! postcard is not self-describing: fields are read in declaration order, so the schema types use no
-//! `skip_serializing_if`, `untagged` or `flatten`. `#[serde(default)]` only matters for TOML (build.rs
-//! writes every field).
+//! Text and lists are [`Text`] (`Cow<'static, str>`) and [`List`] (`Cow<'static, [T]>`): borrowed from
+//! the baked static, owned when serde reads TOML at run time (feature `rules-toml`).
+//!
+//! The `Bake` derives are for build.rs alone: build.rs tells cargo to compile the library with
+//! `--cfg kgadvise_lib` (a build script's `rustc-cfg` never applies to the build script itself), so
+//! databake is a build-dependency only and no baking code is in the library.
+
+use std::borrow::Cow;
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+/// Text of the rule book: borrowed from the baked static, owned when read from TOML at run time.
+pub type Text = Cow<'static, str>;
+/// A list of the rule book: borrowed from the baked static, owned when read from TOML at run time.
+pub type List<T> = Cow<'static, [T]>;
+
 /// How much a finding matters. Exit code 1 of the CLI means "at least one `Error`".
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -35,35 +47,62 @@ impl std::fmt::Display for Severity {
     }
 }
 
-/// `as_of` dates: `"2026-11-05"` strings in human-readable formats (TOML, the CLI's JSON), days since
-/// 0001-01-01 (CE day 1) in postcard, so that reading the embedded rules needs no date-string parser
-/// (chrono's format-string engine is about 10 KB gzipped of the page).
-pub mod date {
-    use chrono::{Datelike, NaiveDate};
-    use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// The day a data entry was last checked (`as_of`): a `"2026-11-05"` string in TOML and in JSON.
+///
+/// A newtype around chrono's `NaiveDate` so that build.rs can bake it (databake has no impl for chrono's
+/// types and the orphan rule allows none there): it is baked as `AsOf::ymd(2026, 11, 5)`, a const fn,
+/// so no date parser is in the wasm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct AsOf(NaiveDate);
 
-    pub fn serialize<S: Serializer>(date: &NaiveDate, serializer: S) -> Result<S::Ok, S::Error> {
-        if serializer.is_human_readable() {
-            date.serialize(serializer)
-        } else {
-            date.num_days_from_ce().serialize(serializer)
+impl AsOf {
+    /// The day from year, month and day (what the baked rule book is written with). Only build.rs's
+    /// checked dates reach it; an impossible one gives `NaiveDate::MIN` (`embedded_book_is_the_toml`
+    /// would fail), never a panic.
+    pub const fn ymd(year: i32, month: u32, day: u32) -> AsOf {
+        match NaiveDate::from_ymd_opt(year, month, day) {
+            Some(date) => AsOf(date),
+            None => AsOf(NaiveDate::MIN),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<NaiveDate, D::Error> {
-        if deserializer.is_human_readable() {
-            NaiveDate::deserialize(deserializer)
-        } else {
-            let days = i32::deserialize(deserializer)?;
-            NaiveDate::from_num_days_from_ce_opt(days)
-                .ok_or_else(|| D::Error::custom(format!("day {days} is out of range")))
-        }
+    pub fn date(self) -> NaiveDate {
+        self.0
+    }
+}
+
+impl From<NaiveDate> for AsOf {
+    fn from(date: NaiveDate) -> AsOf {
+        AsOf(date)
+    }
+}
+
+impl std::fmt::Display for AsOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(not(kgadvise_lib))]
+impl databake::Bake for AsOf {
+    fn bake(&self, env: &databake::CrateEnv) -> databake::TokenStream {
+        use chrono::Datelike;
+        env.insert("crate");
+        let (year, month, day) = (self.0.year(), self.0.month(), self.0.day());
+        databake::quote! { crate::rulebook::AsOf::ymd(#year, #month, #day) }
+    }
+}
+
+#[cfg(not(kgadvise_lib))]
+impl databake::BakeSize for AsOf {
+    fn borrows_size(&self) -> usize {
+        0
     }
 }
 
 /// One rules file. Every table is optional so each file holds one area.
-#[derive(Debug, Default, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesFile {
     #[serde(default)]
@@ -91,6 +130,7 @@ pub struct RulesFile {
 }
 
 /// How AMP resolves on a platform (spec §3).
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AmpMode {
@@ -104,39 +144,40 @@ pub enum AmpMode {
     None,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Platform {
-    pub id: String,
+    pub id: Text,
     /// The CLI identifier (`t4x2`).
-    pub key: String,
-    pub name: String,
+    pub key: Text,
+    pub name: Text,
     pub kaggle: bool,
     #[serde(default)]
-    pub machine_shape: Option<String>,
+    pub machine_shape: Option<Text>,
     pub gpus: u32,
     /// CPU cores of the session, when the platform fixes them (Kaggle sessions).
     #[serde(default)]
     pub cpu_cores: Option<u32>,
     pub amp: AmpMode,
-    pub notes: Vec<String>,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub notes: List<Text>,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Capability {
-    pub id: String,
-    pub key: String,
-    pub name: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub id: Text,
+    pub key: Text,
+    pub name: Text,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// A matrix cell's support value (cli.md identifiers).
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub enum Support {
     #[serde(rename = "yes")]
@@ -166,20 +207,21 @@ impl Support {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cell {
-    pub id: String,
-    pub capability: String,
-    pub platform: String,
+    pub id: Text,
+    pub capability: Text,
+    pub platform: Text,
     pub support: Support,
-    pub note: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub note: Text,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// What Kaggle does with a `machine_shape` value (spec §1).
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShapeStatus {
@@ -206,6 +248,7 @@ impl ShapeStatus {
     }
 }
 
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AcceleratorKind {
@@ -213,33 +256,34 @@ pub enum AcceleratorKind {
     Tpu,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Shape {
-    pub id: String,
+    pub id: Text,
     /// The `machine_shape` value as Kaggle spells it.
-    pub name: String,
+    pub name: Text,
     pub accelerator: AcceleratorKind,
     pub status: ShapeStatus,
     #[serde(default)]
-    pub platform: Option<String>,
+    pub platform: Option<Text>,
     /// What Kaggle stores instead (aliases, retired shapes, the substituted P100).
     #[serde(default)]
-    pub stored_as: Option<String>,
+    pub stored_as: Option<Text>,
     /// The shape a GPU push without `machine_shape` is given (kaggle-cli #821): exactly one GPU shape.
     #[serde(default)]
     pub bare_gpu_default: bool,
-    pub what: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub what: Text,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// One default of a domain, with the conditions under which it applies.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DefaultItem {
-    pub text: String,
+    pub text: Text,
     /// Resolved to the platform's AMP mode.
     #[serde(default)]
     pub amp: bool,
@@ -248,7 +292,7 @@ pub struct DefaultItem {
     pub workers: bool,
     /// A capability whose matrix cell must be usable.
     #[serde(default)]
-    pub requires: Option<String>,
+    pub requires: Option<Text>,
     /// Needs at least two GPUs.
     #[serde(default)]
     pub multi_gpu: bool,
@@ -257,119 +301,141 @@ pub struct DefaultItem {
     pub gpu: bool,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Domain {
-    pub id: String,
-    pub key: String,
-    pub name: String,
+    pub id: Text,
+    pub key: Text,
+    pub name: Text,
     /// Training code (AMP with GradScaler) rather than inference only (half precision, no scaler).
     pub training: bool,
     /// The domain's defaults are PyTorch code (matters on the P100).
     pub pytorch: bool,
-    pub templates: Vec<String>,
-    pub always: Vec<DefaultItem>,
-    pub when_measured: Vec<DefaultItem>,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub templates: List<Text>,
+    pub always: List<DefaultItem>,
+    pub when_measured: List<DefaultItem>,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Template {
-    pub id: String,
-    pub key: String,
-    pub file: String,
-    pub on_by_default: Vec<String>,
-    pub opt_in: Vec<String>,
-    pub why_not_default: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub id: Text,
+    pub key: Text,
+    pub file: Text,
+    pub on_by_default: List<Text>,
+    pub opt_in: List<Text>,
+    pub why_not_default: Text,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorthGpu {
-    pub id: String,
-    pub task: String,
-    pub name: String,
+    pub id: Text,
+    pub task: Text,
+    pub name: Text,
     pub cpu_below_rows: u64,
     pub gpu_from_rows: u64,
     #[serde(default)]
     pub gpu_from_refits: Option<u64>,
-    pub cpu_reason: String,
-    pub gpu_reason: String,
+    pub cpu_reason: Text,
+    pub gpu_reason: Text,
     #[serde(default)]
-    pub refits_reason: Option<String>,
-    pub between_reason: String,
-    pub advice: Vec<String>,
+    pub refits_reason: Option<Text>,
+    pub between_reason: Text,
+    pub advice: List<Text>,
     /// Which of the numbers are kgadvise's choice where the seed only gave words.
-    pub kgadvise_thresholds: Vec<String>,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub kgadvise_thresholds: List<Text>,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// The documentation of a finding rule, in fixed sections (What it checks / Why it matters / Example /
 /// Fix / Thresholds / Source). It is the single source of `kgadvise explain`, docs/rules.md and the
 /// web page's help.
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleDoc {
-    pub id: String,
-    pub title: String,
+    pub id: Text,
+    pub title: Text,
     pub severity: Severity,
-    pub what: String,
-    pub why: String,
-    pub example: String,
-    pub fix: String,
+    pub what: Text,
+    pub why: Text,
+    pub example: Text,
+    pub fix: Text,
     /// IDs of the thresholds/facts/entries the rule uses.
-    pub thresholds: Vec<String>,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub thresholds: List<Text>,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// A named number a rule compares against. `kgadvise = true` marks our own choice where the sources gave
 /// only words ("close to", "well below"); every threshold can be overridden (`--set`).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Threshold {
-    pub id: String,
+    pub id: Text,
     pub value: f64,
-    pub unit: String,
-    pub what: String,
+    pub unit: Text,
+    pub what: Text,
     pub kgadvise: bool,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// A dated Kaggle fact that changes (quota hours, session limits, concurrency).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fact {
-    pub id: String,
+    pub id: Text,
     pub value: f64,
-    pub unit: String,
-    pub what: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub unit: Text,
+    pub what: Text,
+    pub source: Text,
+    pub as_of: AsOf,
 }
 
 /// The values Kaggle accepts for one kernel-metadata.json field (KM004).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Allowed {
-    pub id: String,
+    pub id: Text,
     /// The kernel-metadata.json field.
-    pub field: String,
-    pub values: Vec<String>,
-    pub what: String,
-    pub source: String,
-    #[serde(with = "date")]
-    pub as_of: NaiveDate,
+    pub field: Text,
+    pub values: List<Text>,
+    pub what: Text,
+    pub source: Text,
+    pub as_of: AsOf,
+}
+
+/// All the rules, validated: one list per table, in the order of core/build.rs's `FILES` and of each
+/// file. `rulebook()` is the baked static that build.rs writes; `RuleBook::from_sources` (feature
+/// `rules-toml`, and build.rs) reads the same from TOML text.
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleBook {
+    pub platforms: List<Platform>,
+    pub capabilities: List<Capability>,
+    pub cells: List<Cell>,
+    pub shapes: List<Shape>,
+    pub domains: List<Domain>,
+    pub templates: List<Template>,
+    pub worth_gpu: List<WorthGpu>,
+    pub rules: List<RuleDoc>,
+    pub thresholds: List<Threshold>,
+    pub facts: List<Fact>,
+    pub allowed: List<Allowed>,
+    /// Every entry's ID with its kind (`platform`, `rule`, ...), sorted by ID (byte order), for
+    /// `explain` and [`RuleBook::kind_of`].
+    pub index: List<(Text, &'static str)>,
 }

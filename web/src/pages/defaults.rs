@@ -132,11 +132,11 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
             .iter()
             .map(|t| {
                 vec![
-                    Cell::code(t.file.clone()),
+                    Cell::code(t.file.to_string()),
                     Cell::text(t.on_by_default.join(", ")),
                     Cell::text(t.opt_in.join(", ")),
-                    Cell::text(t.why_not_default.clone()),
-                    Cell::rule(t.id.clone()),
+                    Cell::text(t.why_not_default.to_string()),
+                    Cell::rule(t.id.to_string()),
                 ]
             })
             .collect();

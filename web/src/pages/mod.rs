@@ -18,7 +18,7 @@ pub fn platform_options() -> Vec<(String, String)> {
     rulebook()
         .platforms
         .iter()
-        .map(|p| (p.key.clone(), format!("{} — {}", p.key, p.name)))
+        .map(|p| (p.key.to_string(), format!("{} — {}", p.key, p.name)))
         .collect()
 }
 
@@ -27,7 +27,7 @@ pub fn capability_options() -> Vec<(String, String)> {
     rulebook()
         .capabilities
         .iter()
-        .map(|c| (c.key.clone(), format!("{} — {}", c.key, c.name)))
+        .map(|c| (c.key.to_string(), format!("{} — {}", c.key, c.name)))
         .collect()
 }
 
@@ -36,6 +36,6 @@ pub fn domain_options() -> Vec<(String, String)> {
     rulebook()
         .domains
         .iter()
-        .map(|d| (d.key.clone(), format!("{} — {}", d.key, d.name)))
+        .map(|d| (d.key.to_string(), format!("{} — {}", d.key, d.name)))
         .collect()
 }

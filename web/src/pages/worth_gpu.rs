@@ -58,7 +58,7 @@ pub fn WorthGpuPage() -> impl IntoView {
     let tasks: Vec<(String, String)> = kgadvise_core::rulebook()
         .worth_gpu
         .iter()
-        .map(|w| (w.task.clone(), format!("{} — {}", w.task, w.name)))
+        .map(|w| (w.task.to_string(), format!("{} — {}", w.task, w.name)))
         .collect();
     let answer = move || {
         worth_answer(
