@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Transfer size of the web advisor: builds the release site (trunk, wasm-release profile + wasm-opt -Oz)
+# Transfer size of the web advisor: builds the release site (scripts/build-site.sh: trunk, wasm-release
+# profile, std rebuilt for size, wasm-opt -Oz)
 # and measures raw and gzip -9 sizes of what a browser downloads (wasm + js + css + boot.js + index.html).
 # Budget (issue 9): wasm + js + css <= 300 KB gzipped. Prints a Markdown table for BENCHMARKS.md `## web`.
 # Then times paste-to-verdict on the Diagnose page for a 24 h, 1 Hz, 2-GPU CSV log (172,800 rows, made by
@@ -10,8 +11,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BUDGET=$((300 * 1024))
 if [ "${1:-}" != "--no-build" ]; then
-  export TRUNK_OFFLINE=true PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"
-  (cd web && trunk build --release) >/dev/null 2>&1 || { echo "trunk build --release failed" >&2; exit 1; }
+  bash scripts/build-site.sh >/dev/null 2>&1 || { echo "scripts/build-site.sh failed" >&2; exit 1; }
 fi
 DIST=web/dist
 size() { stat -c %s "$1"; }

@@ -16,6 +16,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The release site's toolchain (scripts/build-site.sh): a pinned nightly with rust-src, for -Zbuild-std.
+. "$ROOT/scripts/site-toolchain.env"
+if ! rustup run "$SITE_TOOLCHAIN" rustc --version >/dev/null 2>&1 \
+   || [ ! -f "$(rustup run "$SITE_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.lock" ]; then
+  log "rustup toolchain install $SITE_TOOLCHAIN (minimal + rust-src, about 30 s)"
+  rustup toolchain install "$SITE_TOOLCHAIN" --profile minimal --component rust-src
+fi
+
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   log "cargo install trunk $TRUNK_VERSION (about 9 min on 2 cores)"
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \

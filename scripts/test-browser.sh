@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the web advisor for release (trunk, wasm-release profile, wasm-opt from npm binaryen 132), serves
+# Builds the web advisor for release (scripts/build-site.sh: trunk, wasm-release profile, std rebuilt for
+# size by the pinned nightly, wasm-opt from npm binaryen 132), serves
 # web/dist with python3 on a free local port, and runs the Playwright browser tests (tests/browser/*.test.mjs,
 # headless Debian Chromium) with `node --test`. Cleans up the server on exit.
-# Needs: trunk 0.21.14, wasm-bindgen-cli 0.2.130, /usr/bin/chromium (scripts/install-toolchain.sh).
+# Needs: trunk 0.21.14, wasm-bindgen-cli 0.2.130, the site's nightly, /usr/bin/chromium (scripts/install-toolchain.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,8 +20,8 @@ export PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"  # npm binaryen's wasm
 cargo build -q -p kgadvise-cli --locked
 
 s=$SECONDS
-(cd web && trunk build --release)
-log "trunk build --release: $((SECONDS - s)) s"
+bash scripts/build-site.sh
+log "scripts/build-site.sh: $((SECONDS - s)) s"
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 python3 -m http.server "$PORT" --bind 127.0.0.1 --directory web/dist >/dev/null 2>&1 &

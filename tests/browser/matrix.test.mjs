@@ -75,3 +75,19 @@ test('the guards see a request to another host, and the CSP blocks it', async ()
   assert.ok(problems.some(p => /example\.invalid/.test(p)), JSON.stringify(problems));
   assert.ok(APP_URL.startsWith('http://127.0.0.1:'), APP_URL);
 });
+
+test('a wasm trap (how the release build ends a panic) shows the internal-error banner', async () => {
+  const { page } = await openPage(browser);
+  const errors = [];
+  page.on('pageerror', e => errors.push(String(e)));
+  // A one-function module whose body is `unreachable`, called from a timer so the trap is uncaught.
+  await page.evaluate(async () => {
+    const bytes = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0,
+      7, 5, 1, 1, 116, 0, 0, 10, 5, 1, 3, 0, 0, 11]);
+    const { instance } = await WebAssembly.instantiate(bytes);
+    setTimeout(() => instance.exports.t());
+  });
+  await page.waitForSelector('#fatal:not([hidden])');
+  assert.match(await text(page, '#fatal'), /internal error and stopped; reload the page. Details: RuntimeError/);
+  assert.equal(errors.length, 1, 'the trap itself is still reported as an uncaught error');
+});

@@ -109,7 +109,8 @@ pub fn show_fatal(message: &str) {
     }
 }
 
-/// A panic never leaves a silent blank page: log it to the console and show it in the banner.
+/// A panic never leaves a silent blank page: log it to the console and show it in the banner. (The release
+/// site compiles panics to a trap instead, scripts/build-site.sh; boot.js shows the banner for those.)
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
