@@ -26,6 +26,7 @@ pub mod domains;
 pub mod finding;
 pub mod hardware;
 pub mod kernel;
+pub mod number;
 pub mod nvsmi;
 pub mod plan;
 pub mod quota;
