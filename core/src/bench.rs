@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
 
@@ -329,8 +330,12 @@ pub fn history(
             findings.push(Finding::from_rule(
                 "KB001",
                 format!(
-                    "{}: {:.1} s after {:.1} s = {s:.2}x (< {slower}x); changed: {what}",
-                    r.name, r.wall_s, p.wall_s
+                    "{}: {} s after {} s = {}x (< {}x); changed: {what}",
+                    r.name,
+                    fixed(r.wall_s, 1),
+                    fixed(p.wall_s, 1),
+                    fixed(s, 2),
+                    shortest(slower)
                 ),
             ));
         }
@@ -594,7 +599,7 @@ pub fn bench_report(
             findings.push(
                 Finding::from_rule(
                     "KB002",
-                    format!("`{}`: {how} after {:.1} s", m.command, m.wall_s),
+                    format!("`{}`: {how} after {} s", m.command, fixed(m.wall_s, 1)),
                 )
                 .with_title(format!("{label}the benched command failed")),
             );
@@ -655,8 +660,12 @@ pub fn bench_report(
         findings.push(Finding::from_rule(
             "KB001",
             format!(
-                "{name}: {:.1} s after {:.1} s at {} = {s:.2}x (< {slower}x); changed: {what}",
-                f.wall_s, p.wall_s, p.time
+                "{name}: {} s after {} s at {} = {}x (< {}x); changed: {what}",
+                fixed(f.wall_s, 1),
+                fixed(p.wall_s, 1),
+                p.time,
+                fixed(s, 2),
+                shortest(slower)
             ),
         ));
         rules.push("KB001".into());
