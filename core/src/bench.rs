@@ -225,7 +225,12 @@ pub fn parse_history(text: &str) -> (Vec<BenchRecord>, Vec<LineProblem>) {
         if line.is_empty() {
             continue;
         }
-        match serde_json::from_str::<BenchRecord>(line) {
+        // Value first, then the record: serde_json's typed reader words a float in a type error with its
+        // own float printer (zmij, ~10 KB of the page); crate::json words it with crate::number.
+        let record = serde_json::from_str::<serde_json::Value>(line)
+            .map_err(|e| e.to_string())
+            .and_then(|v| crate::json::from_value::<BenchRecord>(&v));
+        match record {
             Ok(r) => records.push(r),
             Err(e) => problems.push(LineProblem {
                 line: i + 1,

@@ -25,6 +25,7 @@ pub mod cap;
 pub mod domains;
 pub mod finding;
 pub mod hardware;
+pub mod json;
 pub mod kernel;
 pub mod number;
 pub mod nvsmi;

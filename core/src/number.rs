@@ -7,16 +7,13 @@
 //! decimal expansion of the binary value (a small base-10^9 bignum) rounded half to even:
 //!
 //! - [`fixed`] is `format!("{x:.N}")`, [`sci`] is `format!("{x:.Ne}")`, [`shortest`] is `x.to_string()`;
-//! - [`json`] is serde_json's text of a float, [`json_text`] is `serde_json::to_string` (or a `Value`'s
-//!   `Display`) with its floats printed by [`json`].
+//! - [`json`] is serde_json's text of a float (`crate::json` prints whole JSON values with it).
 //!
 //! NaN, infinities, `-0.0` and huge or tiny values are handled like `format!` does; nothing panics.
 //! [`shortest`] tries 1 to 17 significant digits and keeps the first that `str::parse` reads back as the
 //! same value (the parser is in the page anyway, for the inputs).
 
 use std::iter::repeat_n;
-
-use serde::Serialize;
 
 /// `format!("{x:.decimals$}")`: `decimals` digits after the point, rounded half to even on the exact
 /// binary value (`fixed(0.125, 2)` = "0.12", `fixed(9.96, 1)` = "10.0", `fixed(-0.04, 1)` = "-0.0").
@@ -135,32 +132,6 @@ pub fn json(x: f64) -> String {
         out.push_str(&exp.to_string());
     }
     out
-}
-
-/// `serde_json::to_string(value)` (for a `Value`: its `Display`, "{v}") with floats printed by [`json`]:
-/// the same text without serde_json's float printer. Empty when serialisation fails (a map with non-string
-/// keys; never for a `Value`).
-pub fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut bytes = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut bytes, JsonFloats);
-    if value.serialize(&mut ser).is_err() {
-        return String::new();
-    }
-    String::from_utf8(bytes).unwrap_or_default()
-}
-
-/// serde_json's compact formatter with [`json`] for f64 (it writes `null` for NaN and infinities itself).
-/// f32 keeps serde_json's printer: nothing core prints holds an f32.
-struct JsonFloats;
-
-impl serde_json::ser::Formatter for JsonFloats {
-    fn write_f64<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        value: f64,
-    ) -> std::io::Result<()> {
-        w.write_all(json(value).as_bytes())
-    }
 }
 
 fn non_finite(x: f64) -> Option<&'static str> {

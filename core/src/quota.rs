@@ -11,7 +11,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::finding::Finding;
-use crate::number::{fixed, json_text, shortest};
+use crate::json;
+use crate::number::{fixed, shortest};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
 use crate::when::{DateRole, parse_time, rfc3339};
@@ -176,10 +177,10 @@ pub fn parse_duration_hours(v: &Value) -> Result<f64, String> {
         _ => None,
     };
     match secs {
-        Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x / 3600.0, &json_text(v)),
+        Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x / 3600.0, &json::text(v)),
         _ => Err(format!(
             "{} is not a duration: expected a protobuf duration like \"71094.4s\"",
-            json_text(v)
+            json::text(v)
         )),
     }
 }
@@ -201,16 +202,16 @@ fn within_a_week(v: f64, text: &str) -> Result<f64, String> {
 fn json_hours(v: &Value) -> Result<f64, String> {
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x, &json_text(n)),
+            Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x, &json::text(n)),
             _ => Err(format!(
                 "{} is not hours: expected a non-negative number",
-                json_text(v)
+                json::text(v)
             )),
         },
         Value::String(s) => parse_hours(s),
         _ => Err(format!(
             "{} is not hours: expected a number or a string like \"10.45h\"",
-            json_text(v)
+            json::text(v)
         )),
     }
 }
@@ -523,7 +524,10 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
         _ => {
             return Err(err(
                 None,
-                format!("a JSON {} is no quota; {EXPECTED_FORMS}", json_text(&value)),
+                format!(
+                    "a JSON {} is no quota; {EXPECTED_FORMS}",
+                    json::text(&value)
+                ),
             ));
         }
     }
@@ -564,7 +568,7 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
                 None,
                 format!(
                     "{place} `refreshAt`: {} is not a time: expected an ISO 8601 string",
-                    json_text(v)
+                    json::text(v)
                 ),
             ));
         }
@@ -603,7 +607,7 @@ fn read_api(
                 None,
                 format!(
                     "`quotaRefreshTime`: {} is not a time: expected an ISO 8601 string",
-                    json_text(v)
+                    json::text(v)
                 ),
             ));
         }
@@ -676,7 +680,7 @@ fn read_kgkit(
                 None,
                 format!(
                     "`{k}`: {} is not a time: expected \"YYYY-MM-DDTHH:MM:SSZ\"",
-                    json_text(v)
+                    json::text(v)
                 ),
             )),
         }
@@ -840,7 +844,7 @@ pub fn read_runs_log(text: &str) -> RunsLog {
                 match json_hours(v) {
                     Ok(h) if h > 0.0 => Some(h),
                     _ => {
-                        log.diagnostics.push(format!("line {n}: `hours` {} is not a positive number; the default cap is used", json_text(v)));
+                        log.diagnostics.push(format!("line {n}: `hours` {} is not a positive number; the default cap is used", json::text(v)));
                         None
                     }
                 }
@@ -851,7 +855,7 @@ pub fn read_runs_log(text: &str) -> RunsLog {
             other => {
                 log.diagnostics.push(format!(
                     "line {n}: `status` {}: expected a string (pushed, queued, running, complete, ...), skipped",
-                    other.map(json_text).unwrap_or_else(|| "missing".to_string())
+                    other.map(json::text).unwrap_or_else(|| "missing".to_string())
                 ));
                 continue;
             }

@@ -7,7 +7,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::finding::Finding;
-use crate::number::{fixed, json_text, shortest};
+use crate::json;
+use crate::number::{fixed, shortest};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::Thresholds;
 
@@ -136,7 +137,7 @@ fn int(v: Option<&Value>) -> Option<i64> {
 fn text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(json_text(n)),
+        Value::Number(n) => Some(json::text(n)),
         _ => None,
     }
 }
@@ -157,7 +158,7 @@ fn fold_key(v: &Value) -> Option<String> {
         Value::Number(n) => n
             .as_i64()
             .map(|i| i.to_string())
-            .or_else(|| Some(json_text(n))),
+            .or_else(|| Some(json::text(n))),
         Value::String(s) => Some(s.trim().to_string()),
         _ => None,
     }

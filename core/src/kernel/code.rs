@@ -47,7 +47,7 @@ pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
 }
 
 fn json_len(v: &Value) -> u64 {
-    crate::number::json_text(v).len() as u64
+    crate::json::text(v).len() as u64
 }
 
 fn count_inline_images(source: &Value) -> usize {

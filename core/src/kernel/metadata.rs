@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::number::json_text;
+use crate::json;
 use crate::rulebook::Thresholds;
 
 /// Fields of the snake_case metadata format, `kaggle kernels pull -m` included (formats.md §5.1, §5.4).
@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
                 self.problem(
                     field,
                     ProblemKind::WrongType,
-                    format!("`{key}` is {t} ({}); expected a string", json_text(other)),
+                    format!("`{key}` is {t} ({}); expected a string", json::text(other)),
                 );
                 None
             }
@@ -272,7 +272,7 @@ impl<'a> Reader<'a> {
                     ProblemKind::BadBool,
                     format!(
                         "`{key}` is {}; Kaggle's CLI accepts only true/false or \"true\"/\"false\"",
-                        json_text(other)
+                        json::text(other)
                     ),
                 );
                 None
@@ -294,7 +294,7 @@ impl<'a> Reader<'a> {
                             format!(
                                 "`{key}`[{i}] is {} ({}); expected a string",
                                 json_type(other),
-                                json_text(other)
+                                json::text(other)
                             ),
                         ),
                     }
@@ -308,7 +308,7 @@ impl<'a> Reader<'a> {
                     format!(
                         "`{key}` is {} ({}); expected a list of strings",
                         json_type(other),
-                        json_text(other)
+                        json::text(other)
                     ),
                 );
                 Vec::new()
@@ -326,7 +326,10 @@ impl<'a> Reader<'a> {
                 self.problem(
                     field,
                     ProblemKind::WrongType,
-                    format!("`{key}` is {t} ({}); expected an integer", json_text(other)),
+                    format!(
+                        "`{key}` is {t} ({}); expected an integer",
+                        json::text(other)
+                    ),
                 );
                 None
             }
