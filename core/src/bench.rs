@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decimal::parse_f64;
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
 
@@ -225,7 +226,12 @@ pub fn parse_history(text: &str) -> (Vec<BenchRecord>, Vec<LineProblem>) {
         if line.is_empty() {
             continue;
         }
-        match serde_json::from_str::<BenchRecord>(line) {
+        // Value first, then the record: serde_json's typed reader words a float in a type error with its
+        // own float printer (zmij, ~10 KB of the page); crate::json words it with crate::number.
+        let record = serde_json::from_str::<serde_json::Value>(line)
+            .map_err(|e| e.to_string())
+            .and_then(|v| crate::json::from_value::<BenchRecord>(&v));
+        match record {
             Ok(r) => records.push(r),
             Err(e) => problems.push(LineProblem {
                 line: i + 1,
@@ -330,8 +336,12 @@ pub fn history(
             findings.push(Finding::from_rule(
                 "KB001",
                 format!(
-                    "{}: {:.1} s after {:.1} s = {s:.2}x (< {slower}x); changed: {what}",
-                    r.name, r.wall_s, p.wall_s
+                    "{}: {} s after {} s = {}x (< {}x); changed: {what}",
+                    r.name,
+                    fixed(r.wall_s, 1),
+                    fixed(p.wall_s, 1),
+                    fixed(s, 2),
+                    shortest(slower)
                 ),
             ));
         }
@@ -595,7 +605,7 @@ pub fn bench_report(
             findings.push(
                 Finding::from_rule(
                     "KB002",
-                    format!("`{}`: {how} after {:.1} s", m.command, m.wall_s),
+                    format!("`{}`: {how} after {} s", m.command, fixed(m.wall_s, 1)),
                 )
                 .with_title(format!("{label}the benched command failed")),
             );
@@ -656,8 +666,12 @@ pub fn bench_report(
         findings.push(Finding::from_rule(
             "KB001",
             format!(
-                "{name}: {:.1} s after {:.1} s at {} = {s:.2}x (< {slower}x); changed: {what}",
-                f.wall_s, p.wall_s, p.time
+                "{name}: {} s after {} s at {} = {}x (< {}x); changed: {what}",
+                fixed(f.wall_s, 1),
+                fixed(p.wall_s, 1),
+                p.time,
+                fixed(s, 2),
+                shortest(slower)
             ),
         ));
         rules.push("KB001".into());

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::finding::Finding;
+use crate::number::shortest;
 use crate::quota::{push_rule, round2};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
@@ -87,13 +88,15 @@ pub fn cap(
         CapInput::Measured { hours } => {
             if !(hours.is_finite() && hours > 0.0) {
                 return Err(format!(
-                    "--measured {hours}: expected a positive number of hours"
+                    "--measured {}: expected a positive number of hours",
+                    shortest(hours)
                 ));
             }
             let f = factor.unwrap_or_else(|| thresholds.get("threshold.cap.factor"));
             if !(f.is_finite() && f > 0.0) {
                 return Err(format!(
-                    "--factor {f}: expected a positive multiple, e.g. 1.4"
+                    "--factor {}: expected a positive multiple, e.g. 1.4",
+                    shortest(f)
                 ));
             }
             push_rule(&mut rules, "threshold.cap.factor");
@@ -105,15 +108,27 @@ pub fn cap(
                 push_rule(&mut rules, "KQ022");
                 findings.push(Finding::from_rule(
                     "KQ022",
-                    format!("factor {f} is outside {lo}-{hi}x the measured {hours} h"),
+                    format!(
+                        "factor {} is outside {}-{}x the measured {} h",
+                        shortest(f),
+                        shortest(lo),
+                        shortest(hi),
+                        shortest(hours)
+                    ),
                 ));
             }
-            ("own-kernel", hours, f, format!("{f} x measured {hours} h"))
+            (
+                "own-kernel",
+                hours,
+                f,
+                format!("{} x measured {} h", shortest(f), shortest(hours)),
+            )
         }
         CapInput::FullCv { fold_hours, folds } => {
             if !(fold_hours.is_finite() && fold_hours > 0.0) {
                 return Err(format!(
-                    "--fold-hours {fold_hours}: expected a positive number of hours per fold"
+                    "--fold-hours {}: expected a positive number of hours per fold",
+                    shortest(fold_hours)
                 ));
             }
             if folds == 0 {
@@ -122,7 +137,8 @@ pub fn cap(
             let f = factor.unwrap_or_else(|| thresholds.get("threshold.cap.full-cv-factor"));
             if !(f.is_finite() && f > 0.0) {
                 return Err(format!(
-                    "--factor {f}: expected a positive multiple, e.g. 1.3"
+                    "--factor {}: expected a positive multiple, e.g. 1.3",
+                    shortest(f)
                 ));
             }
             push_rule(&mut rules, "threshold.cap.full-cv-factor");
@@ -134,9 +150,11 @@ pub fn cap(
                 est,
                 f,
                 format!(
-                    "{f} x (ceil({folds}/{gpus}) = {rounds} rounds x {fold_hours} h + {} h overhead = {} h)",
-                    thresholds.get("threshold.plan.full-cv-overhead-hours"),
-                    round2(est)
+                    "{} x (ceil({folds}/{gpus}) = {rounds} rounds x {} h + {} h overhead = {} h)",
+                    shortest(f),
+                    shortest(fold_hours),
+                    shortest(thresholds.get("threshold.plan.full-cv-overhead-hours")),
+                    shortest(round2(est))
                 ),
             )
         }
@@ -162,7 +180,7 @@ pub fn cap(
             "KQ020",
             format!(
                 "cap = {how} = {} h: kaggle kernels push -t {timeout_seconds}",
-                round2(cap_hours)
+                shortest(round2(cap_hours))
             ),
         ),
     );
@@ -176,9 +194,10 @@ pub fn cap(
         findings.push(Finding::from_rule(
             "KQ021",
             format!(
-                "cap {} h > {} session limit {limit} h: {sessions} sessions of up to -t {timeout_seconds}; {resume}",
-                round2(cap_hours),
-                if tpu { "TPU" } else { "GPU/CPU" }
+                "cap {} h > {} session limit {} h: {sessions} sessions of up to -t {timeout_seconds}; {resume}",
+                shortest(round2(cap_hours)),
+                if tpu { "TPU" } else { "GPU/CPU" },
+                shortest(limit)
             ),
         ));
     }

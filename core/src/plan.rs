@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::cap::{full_cv_cap_hours, full_cv_hours};
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::quota::{
     QuotaReport, QuotaState, hours_between, push_rule, round2, use_it_or_lose_it, week,
 };
@@ -344,9 +345,9 @@ pub fn plan(
             findings.push(Finding::from_rule(
                 "KQ012",
                 format!(
-                    "deadline {} is {:.1} days before now ({})",
+                    "deadline {} is {} days before now ({})",
                     rfc3339(deadline),
-                    -days_left,
+                    fixed(-days_left, 1),
                     rfc3339(now)
                 ),
             ));
@@ -355,7 +356,12 @@ pub fn plan(
             push_rule(&mut rules, "KQ011");
             findings.push(Finding::from_rule(
                 "KQ011",
-                format!("{days_left:.1} days left (final week: {final_days} days or fewer); {} GPU-hours", fmt_h(gpu.total_hours)),
+                format!(
+                    "{} days left (final week: {} days or fewer); {} GPU-hours",
+                    fixed(days_left, 1),
+                    shortest(final_days),
+                    fmt_h(gpu.total_hours)
+                ),
             ));
         }
         Phase::Exploration => {}
@@ -381,12 +387,12 @@ pub fn plan(
             "KQ013",
             format!(
                 "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {} cycles, {} screens and {} promotions, {} h left over",
-                fp.fold_hours,
+                shortest(fp.fold_hours),
                 fp.folds,
                 fmt_h(fp.screen_hours),
                 fp.folds,
-                fp.fold_hours,
-                thresholds.get("threshold.plan.full-cv-overhead-hours"),
+                shortest(fp.fold_hours),
+                shortest(thresholds.get("threshold.plan.full-cv-overhead-hours")),
                 fmt_h(fp.promotion_hours),
                 fmt_h(fp.kgkit_promotion_hours),
                 s,
@@ -404,11 +410,11 @@ pub fn plan(
         let mut f = Finding::from_rule(
             "KQ014",
             format!(
-                "final full-CV run capped at {} h (1.3 x {} h): last safe start {} ({:.1} h from now)",
+                "final full-CV run capped at {} h (1.3 x {} h): last safe start {} ({} h from now)",
                 fmt_h(fp.final_run_cap_hours),
                 fmt_h(fp.promotion_hours),
                 fp.last_safe_start,
-                hours_to_last
+                fixed(hours_to_last, 1)
             ),
         );
         if phase != Phase::Ended && hours_to_last < 24.0 {
@@ -522,7 +528,7 @@ impl PlanReport {
 
 /// Hours for text: at most two decimals, trailing zeros dropped (0.75, 4.8, 30).
 pub fn fmt_h(h: f64) -> String {
-    let s = format!("{:.2}", round2(h));
+    let s = fixed(round2(h), 2);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
         "0".to_string()

@@ -12,6 +12,8 @@ use serde_json::Value;
 
 use crate::decimal::parse_f64;
 use crate::finding::Finding;
+use crate::json;
+use crate::number::{fixed, shortest};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
 use crate::when::{DateRole, parse_time, rfc3339};
@@ -173,9 +175,10 @@ pub fn parse_duration_hours(v: &Value) -> Result<f64, String> {
         _ => None,
     };
     match secs {
-        Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x / 3600.0, &v.to_string()),
+        Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x / 3600.0, &json::text(v)),
         _ => Err(format!(
-            "{v} is not a duration: expected a protobuf duration like \"71094.4s\""
+            "{} is not a duration: expected a protobuf duration like \"71094.4s\"",
+            json::text(v)
         )),
     }
 }
@@ -188,7 +191,8 @@ fn within_a_week(v: f64, text: &str) -> Result<f64, String> {
         Ok(v)
     } else {
         Err(format!(
-            "`{text}` is not a weekly quota figure: expected hours between 0 and {HOURS_PER_WEEK} (one week)"
+            "`{text}` is not a weekly quota figure: expected hours between 0 and {} (one week)",
+            shortest(HOURS_PER_WEEK)
         ))
     }
 }
@@ -196,12 +200,16 @@ fn within_a_week(v: f64, text: &str) -> Result<f64, String> {
 fn json_hours(v: &Value) -> Result<f64, String> {
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x, &n.to_string()),
-            _ => Err(format!("{v} is not hours: expected a non-negative number")),
+            Some(x) if x.is_finite() && x >= 0.0 => within_a_week(x, &json::text(n)),
+            _ => Err(format!(
+                "{} is not hours: expected a non-negative number",
+                json::text(v)
+            )),
         },
         Value::String(s) => parse_hours(s),
         _ => Err(format!(
-            "{v} is not hours: expected a number or a string like \"10.45h\""
+            "{} is not hours: expected a number or a string like \"10.45h\"",
+            json::text(v)
         )),
     }
 }
@@ -237,7 +245,7 @@ fn complete(
             let t = resource.weekly_fact().max(r);
             notes.push(format!(
                 "{place}: no total, took the weekly {} h of the facts",
-                t
+                shortest(t)
             ));
             Ok(((t - r).max(0.0), r, t))
         }
@@ -514,7 +522,10 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
         _ => {
             return Err(err(
                 None,
-                format!("a JSON {value} is no quota; {EXPECTED_FORMS}"),
+                format!(
+                    "a JSON {} is no quota; {EXPECTED_FORMS}",
+                    json::text(&value)
+                ),
             ));
         }
     }
@@ -553,7 +564,10 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
         Some(v) => {
             return Err(err(
                 None,
-                format!("{place} `refreshAt`: {v} is not a time: expected an ISO 8601 string"),
+                format!(
+                    "{place} `refreshAt`: {} is not a time: expected an ISO 8601 string",
+                    json::text(v)
+                ),
             ));
         }
     };
@@ -589,7 +603,10 @@ fn read_api(
         Some(v) => {
             return Err(err(
                 None,
-                format!("`quotaRefreshTime`: {v} is not a time: expected an ISO 8601 string"),
+                format!(
+                    "`quotaRefreshTime`: {} is not a time: expected an ISO 8601 string",
+                    json::text(v)
+                ),
             ));
         }
     };
@@ -659,7 +676,10 @@ fn read_kgkit(
             }
             Some(v) => Err(err(
                 None,
-                format!("`{k}`: {v} is not a time: expected \"YYYY-MM-DDTHH:MM:SSZ\""),
+                format!(
+                    "`{k}`: {} is not a time: expected \"YYYY-MM-DDTHH:MM:SSZ\"",
+                    json::text(v)
+                ),
             )),
         }
     };
@@ -727,10 +747,14 @@ fn read_banner(text: &str) -> Result<QuotaReading, QuotaError> {
         fetched_at: None,
         reset_in_days: days,
         notes: vec![format!(
-            "quota exceeded per the web UI: {} used up, reset to {total} h{}",
+            "quota exceeded per the web UI: {} used up, reset to {} h{}",
             resource.name(),
-            days.map(|d| format!(" in about {d} days (the banner is not dated: counted from now)"))
-                .unwrap_or_default()
+            shortest(total),
+            days.map(|d| format!(
+                " in about {} days (the banner is not dated: counted from now)",
+                shortest(d)
+            ))
+            .unwrap_or_default()
         )],
     };
     let q = AcceleratorQuota {
@@ -818,7 +842,7 @@ pub fn read_runs_log(text: &str) -> RunsLog {
                 match json_hours(v) {
                     Ok(h) if h > 0.0 => Some(h),
                     _ => {
-                        log.diagnostics.push(format!("line {n}: `hours` {v} is not a positive number; the default cap is used"));
+                        log.diagnostics.push(format!("line {n}: `hours` {} is not a positive number; the default cap is used", json::text(v)));
                         None
                     }
                 }
@@ -829,7 +853,7 @@ pub fn read_runs_log(text: &str) -> RunsLog {
             other => {
                 log.diagnostics.push(format!(
                     "line {n}: `status` {}: expected a string (pushed, queued, running, complete, ...), skipped",
-                    other.map(Value::to_string).unwrap_or_else(|| "missing".to_string())
+                    other.map(json::text).unwrap_or_else(|| "missing".to_string())
                 ));
                 continue;
             }
@@ -888,8 +912,12 @@ pub fn reservations(
             .unwrap_or(0.0);
         if ran > cap + margin {
             stale.push(format!(
-                "{} (line {}, {}, pushed {:.1} h ago, cap {cap} h): stale, skipped",
-                run.kernel, run.line, run.status, ran
+                "{} (line {}, {}, pushed {} h ago, cap {} h): stale, skipped",
+                run.kernel,
+                run.line,
+                run.status,
+                fixed(ran, 1),
+                shortest(cap)
             ));
             continue;
         }
@@ -1089,13 +1117,13 @@ pub fn quota_state(
             findings.push(Finding::from_rule(
                 "KQ002",
                 format!(
-                    "{}: refreshAt {} has passed (now {}): {:.2} h used of {:.2} h before; the week rolled over, {:.2} h available, next reset {}",
+                    "{}: refreshAt {} has passed (now {}): {} h used of {} h before; the week rolled over, {} h available, next reset {}",
                     resource.name(),
                     q.refresh_at.map(rfc3339).unwrap_or_default(),
                     rfc3339(now),
-                    q.used,
-                    q.total,
-                    q.total,
+                    fixed(q.used, 2),
+                    fixed(q.total, 2),
+                    fixed(q.total, 2),
                     rfc3339(next_reset)
                 ),
             ));
@@ -1132,8 +1160,9 @@ pub fn quota_state(
             used += spent;
             remaining = (remaining - spent).max(0.0);
             notes.push(format!(
-                "{}: {spent:.2} h of runs logged since the figure was read taken off",
-                resource.name()
+                "{}: {} h of runs logged since the figure was read taken off",
+                resource.name(),
+                fixed(spent, 2)
             ));
         }
         let mine: Vec<Reservation> = held
@@ -1155,19 +1184,28 @@ pub fn quota_state(
                 .iter()
                 .map(|r| {
                     format!(
-                        "{} ({}, {:.2} h of a {} h cap run, {:.2} h held)",
-                        r.kernel, r.status, r.ran_hours, r.cap_hours, r.reserved_hours
+                        "{} ({}, {} h of a {} h cap run, {} h held)",
+                        r.kernel,
+                        r.status,
+                        fixed(r.ran_hours, 2),
+                        shortest(r.cap_hours),
+                        fixed(r.reserved_hours, 2)
                     )
                 })
                 .collect();
             let what = if list.is_empty() {
-                format!("timeReserved {reserved:.2} h")
+                format!("timeReserved {} h", fixed(reserved, 2))
             } else {
                 format!("runs log: {}", list.join("; "))
             };
             findings.push(Finding::from_rule(
                 "KQ004",
-                format!("{}: {reserved:.2} h reserved ({what}); plannable = {remaining:.2} - {reserved:.2}", resource.name()),
+                format!(
+                    "{}: {reserved_2} h reserved ({what}); plannable = {} - {reserved_2}",
+                    resource.name(),
+                    fixed(remaining, 2),
+                    reserved_2 = fixed(reserved, 2)
+                ),
             ));
         }
         let plannable = (remaining - reserved).max(0.0);
@@ -1179,11 +1217,13 @@ pub fn quota_state(
             findings.push(Finding::from_rule(
                 "KQ003",
                 format!(
-                    "{}: {plannable:.2} h plannable expire at the reset in {hours_to_reset:.1} h ({}); window {} h, minimum {} h",
+                    "{}: {} h plannable expire at the reset in {} h ({}); window {} h, minimum {} h",
                     resource.name(),
+                    fixed(plannable, 2),
+                    fixed(hours_to_reset, 1),
                     rfc3339(next_reset),
-                    thresholds.get("threshold.quota.use-it-window-hours"),
-                    thresholds.get("threshold.quota.use-it-min-hours"),
+                    shortest(thresholds.get("threshold.quota.use-it-window-hours")),
+                    shortest(thresholds.get("threshold.quota.use-it-min-hours")),
                 ),
             ));
         }
@@ -1192,9 +1232,12 @@ pub fn quota_state(
             findings.push(Finding::from_rule(
                 "KQ006",
                 format!(
-                    "{}: {used:.2} h used of {:.2} h, {remaining:.2} h remaining, {reserved:.2} h reserved; reset {}",
+                    "{}: {} h used of {} h, {} h remaining, {} h reserved; reset {}",
                     resource.name(),
-                    q.total,
+                    fixed(used, 2),
+                    fixed(q.total, 2),
+                    fixed(remaining, 2),
+                    fixed(reserved, 2),
                     rfc3339(next_reset)
                 ),
             ));
@@ -1239,7 +1282,7 @@ pub fn quota_state(
                 format!(
                     "{} stale runs-log entries skipped (in flight longer than cap + {} h): {}",
                     stale.len(),
-                    thresholds.get("threshold.quota.stale-run-margin-hours"),
+                    shortest(thresholds.get("threshold.quota.stale-run-margin-hours")),
                     stale.join("; ")
                 ),
             )
@@ -1263,7 +1306,8 @@ pub fn quota_state(
         findings.push(Finding::from_rule(
             "KQ001",
             format!(
-                "NOT LIVE: {why}; live limit {live_limit} min; runs logged since are counted, sessions started elsewhere are not"
+                "NOT LIVE: {why}; live limit {} min; runs logged since are counted, sessions started elsewhere are not",
+                shortest(live_limit)
             ),
         ));
     }
@@ -1319,11 +1363,11 @@ pub fn reading_from_numbers(
 
 pub fn describe_age(minutes: f64) -> String {
     if minutes < 120.0 {
-        format!("{minutes:.0} min")
+        format!("{} min", fixed(minutes, 0))
     } else if minutes < 48.0 * 60.0 {
-        format!("{:.1} h", minutes / 60.0)
+        format!("{} h", fixed(minutes / 60.0, 1))
     } else {
-        format!("{:.1} days", minutes / 1440.0)
+        format!("{} days", fixed(minutes / 1440.0, 1))
     }
 }
 

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::finding::Finding;
+use crate::number::shortest;
 use crate::report::Report;
 use crate::rulebook::{RuleDoc, rulebook};
 
@@ -82,12 +83,23 @@ fn describe_entry(id: &str) -> String {
         } else {
             ""
         };
-        return format!("`{}` = {} {}: {}{}", t.id, t.value, t.unit, t.what, ours);
+        return format!(
+            "`{}` = {} {}: {}{}",
+            t.id,
+            shortest(t.value),
+            t.unit,
+            t.what,
+            ours
+        );
     }
     if let Some(f) = b.fact(id) {
         return format!(
             "`{}` = {} {}: {} (as of {})",
-            f.id, f.value, f.unit, f.what, f.as_of
+            f.id,
+            shortest(f.value),
+            f.unit,
+            f.what,
+            f.as_of
         );
     }
     if let Some(a) = b.allowed.iter().find(|a| a.id == id) {

@@ -36,7 +36,11 @@ pub fn stale_fact_findings(
     }
     vec![Finding::from_rule(
         "KH004",
-        format!("older than {limit} days on {today}: {}", stale.join("; ")),
+        format!(
+            "older than {} days on {today}: {}",
+            crate::number::shortest(limit),
+            stale.join("; ")
+        ),
     )]
 }
 

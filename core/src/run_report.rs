@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::decimal::parse_f64;
 use crate::finding::Finding;
+use crate::json;
+use crate::number::{fixed, shortest};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::Thresholds;
 
@@ -131,7 +133,7 @@ fn int(v: Option<&Value>) -> Option<i64> {
 fn text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
+        Value::Number(n) => Some(json::text(n)),
         _ => None,
     }
 }
@@ -152,7 +154,7 @@ fn fold_key(v: &Value) -> Option<String> {
         Value::Number(n) => n
             .as_i64()
             .map(|i| i.to_string())
-            .or_else(|| Some(n.to_string())),
+            .or_else(|| Some(json::text(n))),
         Value::String(s) => Some(s.trim().to_string()),
         _ => None,
     }
@@ -271,7 +273,7 @@ fn tail(log: &str, lines: usize) -> String {
 }
 
 fn h(x: f64) -> String {
-    format!("{x:.2} h")
+    format!("{} h", fixed(x, 2))
 }
 
 /// Reads kgkit's `kg_run.json` and diagnoses the run.
@@ -389,10 +391,10 @@ pub fn collect(
             findings.push(Finding::from_rule(
                 "KR005",
                 format!(
-                    "ran {} of a {} cap (>= {:.0} %){}{}",
+                    "ran {} of a {} cap (>= {} %){}{}",
                     h(ran_s / 3600.0),
                     h(b),
-                    cap_frac * 100.0,
+                    fixed(cap_frac * 100.0, 0),
                     if cancelled { ", status cancelled" } else { "" },
                     if finished {
                         ""
@@ -517,8 +519,9 @@ pub fn collect(
         findings.push(Finding::from_rule(
             "KR003",
             format!(
-                "elapsed {:.1} min < {too_short_min} min",
-                elapsed_s.unwrap_or(0.0) / 60.0
+                "elapsed {} min < {} min",
+                fixed(elapsed_s.unwrap_or(0.0) / 60.0, 1),
+                shortest(too_short_min)
             ),
         ));
     }
@@ -527,7 +530,7 @@ pub fn collect(
             "GPU {} mean {}",
             g.index,
             g.util_mean
-                .map(|u| format!("{u:.1} %"))
+                .map(|u| format!("{} %", fixed(u, 1)))
                 .unwrap_or_else(|| "n/a".into())
         )
     };
@@ -536,8 +539,9 @@ pub fn collect(
         findings.push(Finding::from_rule(
             "KR001",
             format!(
-                "{} (busy means mean util > {busy_pct} %)",
-                gpu_util.iter().map(describe).collect::<Vec<_>>().join(", ")
+                "{} (busy means mean util > {} %)",
+                gpu_util.iter().map(describe).collect::<Vec<_>>().join(", "),
+                shortest(busy_pct)
             ),
         ));
     }
@@ -550,7 +554,9 @@ pub fn collect(
             findings.push(Finding::from_rule(
                 "KR002",
                 format!(
-                    "busy GPUs' mean utilisation {mean:.1} % < {input_bound} % ({})",
+                    "busy GPUs' mean utilisation {} % < {} % ({})",
+                    fixed(mean, 1),
+                    shortest(input_bound),
                     busy.iter()
                         .map(|g| describe(g))
                         .collect::<Vec<_>>()

@@ -4,6 +4,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::quota::{assumed_next_reset, push_rule, round2};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
@@ -96,7 +97,8 @@ pub fn tpu(
     let h = input.t4_hours;
     if !(h.is_finite() && h > 0.0) {
         return Err(format!(
-            "--t4-hours {h}: expected a positive number of hours"
+            "--t4-hours {h}: expected a positive number of hours",
+            h = shortest(h)
         ));
     }
     for (name, v) in [
@@ -108,7 +110,8 @@ pub fn tpu(
             && !(v.is_finite() && v >= 0.0)
         {
             return Err(format!(
-                "{name} {v}: expected a non-negative number of hours"
+                "{name} {v}: expected a non-negative number of hours",
+                v = shortest(v)
             ));
         }
     }
@@ -170,11 +173,13 @@ pub fn tpu(
         findings.push(Finding::from_rule(
             "KQ032",
             format!(
-                "the run needs {:.2} TPU-hours ({h} T4-hours / {speed} + {tpu_sessions} x {:.2} h start-up), {:.2} plannable before the reset {}",
-                tpu_needed,
-                startup,
-                tpu_plannable,
-                rfc3339(next_reset)
+                "the run needs {} TPU-hours ({h} T4-hours / {speed} + {tpu_sessions} x {} h start-up), {} plannable before the reset {}",
+                fixed(tpu_needed, 2),
+                fixed(startup, 2),
+                fixed(tpu_plannable, 2),
+                rfc3339(next_reset),
+                h = shortest(h),
+                speed = shortest(speed)
             ),
         ));
     }
@@ -183,8 +188,10 @@ pub fn tpu(
         findings.push(Finding::from_rule(
             "KQ031",
             format!(
-                "{:.2} h on the TPU > the {tpu_limit} h TPU session limit: {tpu_sessions} sessions, each queued ({queue} h) again",
-                tpu_work
+                "{} h on the TPU > the {tpu_limit} h TPU session limit: {tpu_sessions} sessions, each queued ({queue} h) again",
+                fixed(tpu_work, 2),
+                tpu_limit = shortest(tpu_limit),
+                queue = shortest(queue)
             ),
         ));
     }
@@ -199,45 +206,54 @@ pub fn tpu(
     let gpu_text = match (input.gpu_plannable, gpu_waits) {
         (None, _) => format!(
             "GPU finish {} ({h} h on T4 x2; GPU hours assumed sufficient)",
-            rfc3339(gpu_finish)
+            rfc3339(gpu_finish),
+            h = shortest(h)
         ),
         (Some(p), false) => format!(
             "GPU finish {} ({h} h on T4 x2 within {p} plannable h)",
-            rfc3339(gpu_finish)
+            rfc3339(gpu_finish),
+            h = shortest(h),
+            p = shortest(p)
         ),
         (Some(p), true) => format!(
-            "GPU finish {} ({p} plannable h now, the other {:.1} h wait for the reset {})",
+            "GPU finish {} ({p} plannable h now, the other {} h wait for the reset {})",
             rfc3339(gpu_finish),
-            h - p,
-            rfc3339(next_reset)
+            fixed(h - p, 1),
+            rfc3339(next_reset),
+            p = shortest(p)
         ),
     };
     let gpu_text = if gpu_sessions > 1 {
         format!(
-            "{gpu_text}; {gpu_sessions} chained {gpu_limit} h sessions, resumed (finished folds skipped)"
+            "{gpu_text}; {gpu_sessions} chained {gpu_limit} h sessions, resumed (finished folds skipped)",
+            gpu_limit = shortest(gpu_limit)
         )
     } else {
         gpu_text
     };
     let tpu_text = format!(
-        "TPU finish {} ({tpu_sessions} x ({queue} h queue + {:.2} h start-up) + {h} / {speed} = {:.2} h)",
+        "TPU finish {} ({tpu_sessions} x ({queue} h queue + {} h start-up) + {h} / {speed} = {} h)",
         rfc3339(tpu_finish),
-        startup,
-        tpu_work
+        fixed(startup, 2),
+        fixed(tpu_work, 2),
+        queue = shortest(queue),
+        h = shortest(h),
+        speed = shortest(speed)
     );
     let reason = match choice {
         TpuChoice::Tpu if gpu_gone => format!(
-            "the GPU quota is gone until {}: the TPU's hours are free and it finishes {:.1} h earlier",
+            "the GPU quota is gone until {}: the TPU's hours are free and it finishes {} h earlier",
             rfc3339(next_reset),
-            gpu_hours_to_finish - tpu_hours_to_finish
+            fixed(gpu_hours_to_finish - tpu_hours_to_finish, 1)
         ),
         TpuChoice::Tpu => format!(
-            "the TPU finishes {:.1} h earlier despite its queue",
-            gpu_hours_to_finish - tpu_hours_to_finish
+            "the TPU finishes {} h earlier despite its queue",
+            fixed(gpu_hours_to_finish - tpu_hours_to_finish, 1)
         ),
         TpuChoice::Gpu => format!(
-            "the GPU finishes {:.1} h earlier: the TPU queue ({queue} h, 10-24 h observed) outweighs its speed",
-            tpu_hours_to_finish - gpu_hours_to_finish
+            "the GPU finishes {} h earlier: the TPU queue ({queue} h, 10-24 h observed) outweighs its speed",
+            fixed(tpu_hours_to_finish - gpu_hours_to_finish, 1),
+            queue = shortest(queue)
         ),
     };
     findings.insert(
@@ -251,7 +267,10 @@ pub fn tpu(
         push_rule(&mut rules, "KQ033");
         findings.push(Finding::from_rule(
             "KQ033",
-            format!("queue wait {queue} h (observed 10-24 h): a bug found after it costs a whole queue cycle"),
+            format!(
+                "queue wait {queue} h (observed 10-24 h): a bug found after it costs a whole queue cycle",
+                queue = shortest(queue)
+            ),
         ));
     }
     findings.extend(stale_findings_for(&rules, now.date_naive(), thresholds));

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::nvsmi::{AssumedInterval, Collector, Diagnostic, GpuAcc, LogParser, ParseOptions};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
@@ -239,9 +240,9 @@ fn pct(a: f64, b: f64) -> Option<f64> {
 fn fmt_num(v: f64) -> String {
     let r = round(v, 1);
     if r.fract() == 0.0 {
-        format!("{r:.0}")
+        fixed(r, 0)
     } else {
-        format!("{r}")
+        shortest(r)
     }
 }
 
@@ -438,7 +439,7 @@ fn judge(
                     list.join(", "),
                     fmt_num(busy_t),
                     w.filter(|w| *w > 0.0)
-                        .map(|w| format!("; the whole session, {w} quota h, is wasted"))
+                        .map(|w| format!("; the whole session, {} quota h, is wasted", shortest(w)))
                         .unwrap_or_default()
                 ),
             ),
@@ -503,7 +504,7 @@ fn judge(
                     idle.len(),
                     util_gpus.len(),
                     w.filter(|w| *w > 0.0)
-                        .map(|w| format!(", wasting {w} of the quota hours charged"))
+                        .map(|w| format!(", wasting {} of the quota hours charged", shortest(w)))
                         .unwrap_or_default()
                 ),
             ),
@@ -549,7 +550,7 @@ fn judge(
             if w > 0.0 {
                 ev.push_str(&format!(
                     "; about {} quota h wasted waiting for data",
-                    round(w, 2)
+                    shortest(round(w, 2))
                 ));
                 if let Some(acc) = wasted.as_mut() {
                     *acc += w;

@@ -4,6 +4,7 @@
 //! deterministic; the file reads are only called from browser events.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use kgadvise_core::number::fixed;
 
 /// Today's date for staleness checks: the browser clock in wasm, a fixed day on the host.
 #[cfg(target_arch = "wasm32")]
@@ -162,10 +163,10 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
 pub fn size_text(bytes: f64) -> String {
     const KIB: f64 = 1024.0;
     if bytes < KIB {
-        format!("{bytes:.0} bytes")
+        format!("{} bytes", fixed(bytes, 0))
     } else if bytes < KIB * KIB {
-        format!("{:.1} KiB", bytes / KIB)
+        format!("{} KiB", fixed(bytes / KIB, 1))
     } else {
-        format!("{:.1} MiB", bytes / (KIB * KIB))
+        format!("{} MiB", fixed(bytes / (KIB * KIB), 1))
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use kgadvise_core::bench::{self, BenchReport, HistoryReport, Measured};
+use kgadvise_core::number::fixed;
 use kgadvise_core::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
 use kgadvise_core::when::rfc3339;
 
@@ -141,8 +142,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             d.finish(inputs, &thresholds)
         });
         eprintln!(
-            "[kgadvise bench] {name}: {:.1} s, exit {}",
-            outcome.wall_s,
+            "[kgadvise bench] {name}: {} s, exit {}",
+            fixed(outcome.wall_s, 1),
             outcome
                 .exit_code
                 .map(|c| c.to_string())
@@ -204,7 +205,8 @@ fn append_history(path: &str, records: &[bench::BenchRecord]) -> Result<(), CliE
 }
 
 fn speed(s: Option<f64>) -> String {
-    s.map(|x| format!("{x:.2}x")).unwrap_or_else(|| "-".into())
+    s.map(|x| format!("{}x", fixed(x, 2)))
+        .unwrap_or_else(|| "-".into())
 }
 
 fn human(r: &BenchReport) -> String {
@@ -222,10 +224,10 @@ fn human(r: &BenchReport) -> String {
                         "GPU{} {}% {}",
                         g.index,
                         g.util_mean
-                            .map(|u| format!("{u:.0}"))
+                            .map(|u| fixed(u, 0))
                             .unwrap_or_else(|| "-".into()),
                         g.mem_peak_mib
-                            .map(|m| format!("{m:.0} MiB"))
+                            .map(|m| format!("{} MiB", fixed(m, 0)))
                             .unwrap_or_default()
                     )
                 })
@@ -233,7 +235,7 @@ fn human(r: &BenchReport) -> String {
                 .join(", ");
             vec![
                 (i + 1).to_string(),
-                format!("{:.1} s", run.wall_s),
+                format!("{} s", fixed(run.wall_s, 1)),
                 run.exit_code
                     .map(|c| c.to_string())
                     .unwrap_or_else(|| "signal".into()),
@@ -268,8 +270,9 @@ fn human(r: &BenchReport) -> String {
     }
     if let Some(x) = r.speedup_vs_previous {
         s.push_str(&format!(
-            "\nAgainst the previous bench of {}: {x:.2}x",
-            r.name
+            "\nAgainst the previous bench of {}: {}x",
+            r.name,
+            fixed(x, 2)
         ));
         if !r.changed_vs_previous.is_empty() {
             let c: Vec<String> = r
@@ -294,7 +297,7 @@ fn human_history(r: &HistoryReport) -> String {
             vec![
                 e.time.clone(),
                 e.name.clone(),
-                format!("{:.1} s", e.wall_s),
+                format!("{} s", fixed(e.wall_s, 1)),
                 speed(e.speedup),
                 e.changed_text().unwrap_or_else(|| "-".into()),
             ]

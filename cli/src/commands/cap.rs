@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 
 use kgadvise_core::cap::{self, CapInput, CapReport};
+use kgadvise_core::number::shortest;
 
 use crate::output::{CliError, Global, emit, render_findings};
 
@@ -57,12 +58,18 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 fn human(r: &CapReport) -> String {
     let mut s = format!(
         "Cap {} h ({} x {} h estimate): push with kaggle kernels push -t {}\n",
-        r.cap_hours, r.factor, r.estimate_hours, r.timeout_seconds
+        shortest(r.cap_hours),
+        shortest(r.factor),
+        shortest(r.estimate_hours),
+        r.timeout_seconds
     );
     if r.sessions > 1 {
         s.push_str(&format!(
             "That is more than one {} h {} session: plan {} sessions of -t {} each, resuming from the previous one.\n",
-            r.session_limit_hours, r.accelerator, r.sessions, r.timeout_seconds
+            shortest(r.session_limit_hours),
+            r.accelerator,
+            r.sessions,
+            r.timeout_seconds
         ));
     }
     s.push('\n');

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kgadvise_core::kernel::{self, CheckOptions, CheckReport, CodeFile};
+use kgadvise_core::number::shortest;
 
 use crate::output::{CliError, Global, emit, render_findings};
 
@@ -95,7 +96,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         && (!h.is_finite() || h < 0.0)
     {
         return Err(CliError::usage(format!(
-            "--plannable {h}: expected hours >= 0"
+            "--plannable {h}: expected hours >= 0",
+            h = shortest(h)
         )));
     }
     // Plannable (GPU, TPU) hours from a quota file, read as `kgadvise quota` reads it.

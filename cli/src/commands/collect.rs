@@ -3,6 +3,7 @@
 use std::io::Read;
 use std::process::ExitCode;
 
+use kgadvise_core::number::fixed;
 use kgadvise_core::run_report::{self, CollectReport, FoldOutcome};
 
 use crate::output::{CliError, Global, emit, render_findings};
@@ -63,7 +64,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn hours(x: Option<f64>) -> String {
-    x.map(|h| format!("{h:.2} h"))
+    x.map(|h| format!("{} h", fixed(h, 2)))
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -125,13 +126,13 @@ fn human(r: &CollectReport) -> String {
             "  GPU {}: mean {}  p10 {}  peak {} MB\n",
             g.index,
             g.util_mean
-                .map(|u| format!("{u:.1} %"))
+                .map(|u| format!("{} %", fixed(u, 1)))
                 .unwrap_or_else(|| "n/a".into()),
             g.util_p10
-                .map(|u| format!("{u:.0} %"))
+                .map(|u| format!("{} %", fixed(u, 0)))
                 .unwrap_or_else(|| "n/a".into()),
             g.mem_peak_mb
-                .map(|m| format!("{m:.0}"))
+                .map(|m| fixed(m, 0))
                 .unwrap_or_else(|| "n/a".into())
         ));
     }

@@ -1,6 +1,7 @@
 use std::io::Read;
 use std::process::ExitCode;
 
+use kgadvise_core::number::fixed;
 use kgadvise_core::stats::InputError;
 use kgadvise_core::stats::compare::{
     self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
@@ -133,7 +134,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn num(v: f64) -> String {
-    format!("{v:.6}")
+    fixed(v, 6)
 }
 
 fn opt(v: Option<f64>) -> String {

@@ -1,6 +1,7 @@
 use std::io::Read;
 use std::process::ExitCode;
 
+use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::nvsmi::ParseOptions;
 use kgadvise_core::verdict::{DiagnoseReport, Diagnoser, Rates, RunInputs};
 
@@ -55,7 +56,8 @@ impl RateArgs {
                 && !(x.is_finite() && x > 0.0)
             {
                 return Err(CliError::usage(format!(
-                    "{flag} {x}: expected a positive rate in samples/s"
+                    "{flag} {x}: expected a positive rate in samples/s",
+                    x = shortest(x)
                 )));
             }
         }
@@ -85,7 +87,8 @@ impl InputArgs {
             && !(s.is_finite() && s > 0.0)
         {
             return Err(CliError::usage(format!(
-                "--interval-s {s}: expected a positive number of seconds"
+                "--interval-s {s}: expected a positive number of seconds",
+                s = shortest(s)
             )));
         }
         let fields = self.fields.as_ref().map(|f| {
@@ -484,19 +487,10 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         global,
         "diagnose",
         &[
-            (
-                "data_rate",
-                args.input.rates.data_rate.map(|v| v.to_string()),
-            ),
-            (
-                "compute_rate",
-                args.input.rates.compute_rate.map(|v| v.to_string()),
-            ),
-            (
-                "loop_rate",
-                args.input.rates.loop_rate.map(|v| v.to_string()),
-            ),
-            ("interval_s", args.input.interval_s.map(|v| v.to_string())),
+            ("data_rate", args.input.rates.data_rate.map(shortest)),
+            ("compute_rate", args.input.rates.compute_rate.map(shortest)),
+            ("loop_rate", args.input.rates.loop_rate.map(shortest)),
+            ("interval_s", args.input.interval_s.map(shortest)),
         ],
     );
     Ok(code)
@@ -522,19 +516,19 @@ pub fn sparkline(points: &[f64], width: usize) -> String {
 
 fn num(v: Option<f64>) -> String {
     match v {
-        Some(x) if x.fract() == 0.0 => format!("{x:.0}"),
-        Some(x) => format!("{x:.1}"),
+        Some(x) if x.fract() == 0.0 => fixed(x, 0),
+        Some(x) => fixed(x, 1),
         None => "-".into(),
     }
 }
 
 fn span_text(s: f64) -> String {
     if s < 120.0 {
-        format!("{s:.0} s")
+        format!("{} s", fixed(s, 0))
     } else if s < 7200.0 {
-        format!("{:.1} min", s / 60.0)
+        format!("{} min", fixed(s / 60.0, 1))
     } else {
-        format!("{:.2} h", s / 3600.0)
+        format!("{} h", fixed(s / 3600.0, 2))
     }
 }
 
@@ -556,7 +550,7 @@ pub fn human(r: &DiagnoseReport) -> String {
     if !r.gpus.is_empty() {
         s.push_str(&format!("Span: {span}"));
         if let Some(w) = r.wasted_quota_hours {
-            s.push_str(&format!("; wasted quota: {w:.2} h"));
+            s.push_str(&format!("; wasted quota: {} h", fixed(w, 2)));
         }
         if !r.formats.is_empty() {
             s.push_str(&format!("; read as {}", r.formats.join(" + ")));
@@ -577,14 +571,14 @@ pub fn human(r: &DiagnoseReport) -> String {
                     num(g.util_p10),
                     num(g.util_p90),
                     match (g.mem_peak_mib, g.mem_total_mib) {
-                        (Some(p), Some(t)) => format!("{p:.0} / {t:.0} MiB"),
-                        (Some(p), None) => format!("{p:.0} MiB"),
-                        (None, Some(t)) => format!("- / {t:.0} MiB"),
+                        (Some(p), Some(t)) => format!("{} / {} MiB", fixed(p, 0), fixed(t, 0)),
+                        (Some(p), None) => format!("{} MiB", fixed(p, 0)),
+                        (None, Some(t)) => format!("- / {} MiB", fixed(t, 0)),
                         (None, None) => "-".into(),
                     },
                     match (g.power_mean_w, g.power_limit_w) {
-                        (Some(p), Some(l)) => format!("{p:.0} / {l:.0} W"),
-                        (Some(p), None) => format!("{p:.0} W"),
+                        (Some(p), Some(l)) => format!("{} / {} W", fixed(p, 0), fixed(l, 0)),
+                        (Some(p), None) => format!("{} W", fixed(p, 0)),
                         _ => "-".into(),
                     },
                     sparkline(&g.timeline, 40),

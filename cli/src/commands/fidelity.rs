@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::stats::fidelity::{self, FidelityReport};
 
 use super::compare::{input_error, read_text};
@@ -30,10 +31,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 fn human(r: &FidelityReport) -> String {
-    let opt = |v: Option<f64>| {
-        v.map(|x| format!("{x:.3}"))
-            .unwrap_or_else(|| "n/a".to_string())
-    };
+    let opt = |v: Option<f64>| v.map(|x| fixed(x, 3)).unwrap_or_else(|| "n/a".to_string());
     let mut s = format!(
         "{} ideas: sign agreement {}, Spearman {}\n\n",
         r.ideas,
@@ -46,8 +44,8 @@ fn human(r: &FidelityReport) -> String {
         .map(|o| {
             vec![
                 o.idea.clone(),
-                format!("{}", o.screen_gain),
-                format!("{}", o.full_gain),
+                shortest(o.screen_gain),
+                shortest(o.full_gain),
                 if o.same_sign { "yes" } else { "no" }.into(),
             ]
         })

@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::plan::{self, FoldCost, PlanReport, fmt_h};
 use kgadvise_core::quota::{self, Observed};
 use kgadvise_core::when::{DateRole, parse_time};
@@ -61,7 +62,8 @@ pub struct Args {
 fn non_negative(name: &str, v: Option<f64>) -> Result<(), CliError> {
     match v {
         Some(x) if !(x.is_finite() && x >= 0.0) => Err(CliError::usage(format!(
-            "{name} {x}: expected a non-negative number of hours"
+            "{name} {x}: expected a non-negative number of hours",
+            x = shortest(x)
         ))),
         _ => Ok(()),
     }
@@ -85,7 +87,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         && !(c.is_finite() && c > 0.0)
     {
         return Err(CliError::usage(format!(
-            "--fold-hours {c}: expected a positive number of hours"
+            "--fold-hours {c}: expected a positive number of hours",
+            c = shortest(c)
         )));
     }
     if args.folds == Some(0) {
@@ -96,7 +99,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     {
         return Err(CliError::usage(format!(
             "--weekly-hours {w}: expected hours between 0 and {} (one week)",
-            quota::HOURS_PER_WEEK
+            shortest(quota::HOURS_PER_WEEK),
+            w = shortest(w)
         )));
     }
     let adjust = |r: &mut quota::QuotaReading| {
@@ -168,12 +172,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         "plan",
         &[
             ("deadline", Some(args.deadline.clone())),
-            ("gpu", args.gpu_remaining.map(|v| v.to_string())),
+            ("gpu", args.gpu_remaining.map(shortest)),
             ("refresh", args.refresh_at.clone()),
-            ("tpu", args.tpu_remaining.map(|v| v.to_string())),
-            ("reserved", args.reserved.map(|v| v.to_string())),
-            ("weekly", args.weekly_hours.map(|v| v.to_string())),
-            ("fold_hours", args.fold_hours.map(|v| v.to_string())),
+            ("tpu", args.tpu_remaining.map(shortest)),
+            ("reserved", args.reserved.map(shortest)),
+            ("weekly", args.weekly_hours.map(shortest)),
+            ("fold_hours", args.fold_hours.map(shortest)),
             ("folds", args.folds.map(|v| v.to_string())),
             ("screens", args.screens_per_promotion.map(|v| v.to_string())),
         ],
@@ -197,14 +201,14 @@ fn human(r: &PlanReport) -> String {
             s.push('\n');
         }
         s.push_str(&format!(
-            "Phase: {} ({:.1} days left).\n",
+            "Phase: {} ({} days left).\n",
             r.phase.as_str(),
-            r.days_left
+            fixed(r.days_left, 1)
         ));
         if let Some(fp) = &r.fold_plan {
             s.push_str(&format!(
                 "With {} h per fold and {} folds: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).\n",
-                fp.fold_hours,
+                shortest(fp.fold_hours),
                 fp.folds,
                 fmt_h(fp.screen_hours),
                 fmt_h(fp.promotion_hours),

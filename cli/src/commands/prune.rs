@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+use kgadvise_core::number::shortest;
 use kgadvise_core::stats::prune::{self, PruneReport};
 use kgadvise_core::stats::table;
 
@@ -44,14 +45,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         && !(m.is_finite() && m >= 0.0)
     {
         return Err(CliError::usage(format!(
-            "--margin {m}: expected a number ≥ 0 in the metric's units"
+            "--margin {m}: expected a number ≥ 0 in the metric's units",
+            m = shortest(m)
         )));
     }
     if let Some(f) = args.min_frac
         && !(0.0..=1.0).contains(&f)
     {
         return Err(CliError::usage(format!(
-            "--min-frac {f}: expected a fraction between 0 and 1"
+            "--min-frac {f}: expected a fraction between 0 and 1",
+            f = shortest(f)
         )));
     }
     let baseline = prune::read_curves(&read_text("--baseline", &args.baseline)?, &args.baseline)

@@ -2,6 +2,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
+use kgadvise_core::number::fixed;
 use kgadvise_core::quota::{self, Observed, QuotaReport, QuotaState};
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::when::{DateRole, display_utc, parse_time};
@@ -147,14 +148,14 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
 
 pub fn state_line(name: &str, s: &QuotaState) -> String {
     let mut line = format!(
-        "{name}: {:.2} h plannable = {:.2} h remaining of {:.2} h ({:.2} used) - {:.2} h reserved; resets {} (in {:.1} h)",
-        s.plannable,
-        s.remaining,
-        s.total,
-        s.used,
-        s.reserved,
+        "{name}: {} h plannable = {} h remaining of {} h ({} used) - {} h reserved; resets {} (in {} h)",
+        fixed(s.plannable, 2),
+        fixed(s.remaining, 2),
+        fixed(s.total, 2),
+        fixed(s.used, 2),
+        fixed(s.reserved, 2),
         display_utc(&s.refresh_at),
-        s.hours_to_reset
+        fixed(s.hours_to_reset, 1)
     );
     if s.rolled_over {
         line.push_str("\n  the stored reset has passed: the week rolled over, full weekly hours");

@@ -1,6 +1,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use kgadvise_core::number::shortest;
 use kgadvise_core::verdict::Diagnoser;
 
 use crate::nvidia_smi;
@@ -36,7 +37,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError::usage(format!(
             "--seconds {}: expected a positive number",
-            args.seconds
+            shortest(args.seconds)
         )));
     }
     if args.interval_ms == 0 {

@@ -1,5 +1,6 @@
 use std::process::ExitCode;
 
+use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::tpu::{self, TpuInput, TpuReport};
 use kgadvise_core::when::{DateRole, parse_time};
 
@@ -75,9 +76,9 @@ fn human(r: &TpuReport) -> String {
         r.reason
     );
     s.push_str(&format!(
-        "  GPU: done {} ({:.1} h from now{})\n",
+        "  GPU: done {} ({} h from now{})\n",
         display_utc(&r.gpu_finish),
-        r.gpu_hours_to_finish,
+        fixed(r.gpu_hours_to_finish, 1),
         if r.gpu_waits_for_reset {
             ", waiting for the reset"
         } else {
@@ -85,14 +86,14 @@ fn human(r: &TpuReport) -> String {
         }
     ));
     s.push_str(&format!(
-        "  TPU: done {} ({:.1} h from now: {} h queue, {} session{}, {:.2} TPU-hours of {:.2} plannable)\n",
+        "  TPU: done {} ({} h from now: {} h queue, {} session{}, {} TPU-hours of {} plannable)\n",
         display_utc(&r.tpu_finish),
-        r.tpu_hours_to_finish,
-        r.queue_hours,
+        fixed(r.tpu_hours_to_finish, 1),
+        shortest(r.queue_hours),
         r.tpu_sessions,
         if r.tpu_sessions == 1 { "" } else { "s" },
-        r.tpu_hours_needed,
-        r.tpu_plannable
+        fixed(r.tpu_hours_needed, 2),
+        fixed(r.tpu_plannable, 2)
     ));
     s.push('\n');
     s.push_str(&render_findings(&r.findings));

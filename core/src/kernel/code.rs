@@ -47,9 +47,7 @@ pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
 }
 
 fn json_len(v: &Value) -> u64 {
-    serde_json::to_string(v)
-        .map(|s| s.len() as u64)
-        .unwrap_or(0)
+    crate::json::text(v).len() as u64
 }
 
 fn count_inline_images(source: &Value) -> usize {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json;
 use crate::rulebook::Thresholds;
 
 /// Fields of the snake_case metadata format, `kaggle kernels pull -m` included (formats.md §5.1, §5.4).
@@ -251,7 +252,7 @@ impl<'a> Reader<'a> {
                 self.problem(
                     field,
                     ProblemKind::WrongType,
-                    format!("`{key}` is {t} ({other}); expected a string"),
+                    format!("`{key}` is {t} ({}); expected a string", json::text(other)),
                 );
                 None
             }
@@ -269,7 +270,10 @@ impl<'a> Reader<'a> {
                 self.problem(
                     field,
                     ProblemKind::BadBool,
-                    format!("`{key}` is {other}; Kaggle's CLI accepts only true/false or \"true\"/\"false\""),
+                    format!(
+                        "`{key}` is {}; Kaggle's CLI accepts only true/false or \"true\"/\"false\"",
+                        json::text(other)
+                    ),
                 );
                 None
             }
@@ -288,8 +292,9 @@ impl<'a> Reader<'a> {
                             field,
                             ProblemKind::WrongType,
                             format!(
-                                "`{key}`[{i}] is {} ({other}); expected a string",
-                                json_type(other)
+                                "`{key}`[{i}] is {} ({}); expected a string",
+                                json_type(other),
+                                json::text(other)
                             ),
                         ),
                     }
@@ -301,8 +306,9 @@ impl<'a> Reader<'a> {
                     field,
                     ProblemKind::WrongType,
                     format!(
-                        "`{key}` is {} ({other}); expected a list of strings",
-                        json_type(other)
+                        "`{key}` is {} ({}); expected a list of strings",
+                        json_type(other),
+                        json::text(other)
                     ),
                 );
                 Vec::new()
@@ -320,7 +326,10 @@ impl<'a> Reader<'a> {
                 self.problem(
                     field,
                     ProblemKind::WrongType,
-                    format!("`{key}` is {t} ({other}); expected an integer"),
+                    format!(
+                        "`{key}` is {t} ({}); expected an integer",
+                        json::text(other)
+                    ),
                 );
                 None
             }

@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::finding::{Finding, has_errors};
+use crate::number::{fixed, shortest};
 use crate::report::{Report, stale_findings_for};
 use crate::rulebook::{AcceleratorKind, ShapeStatus, Thresholds, rulebook};
 
@@ -243,11 +244,15 @@ pub fn check(
             Finding::from_rule(
                 "KM002",
                 format!(
-                    "title \"{t}\" has {} characters; Kaggle requires at least {min_title}",
-                    t.trim().chars().count()
+                    "title \"{t}\" has {} characters; Kaggle requires at least {}",
+                    t.trim().chars().count(),
+                    shortest(min_title)
                 ),
             )
-            .with_title(format!("The title is shorter than {min_title} characters")),
+            .with_title(format!(
+                "The title is shorter than {} characters",
+                shortest(min_title)
+            )),
         );
         used.push("fact.kernel.title-min-chars".into());
     }
@@ -522,7 +527,8 @@ pub fn check(
                         a.embedded_images,
                         a.image_bytes,
                         a.bytes.saturating_sub(a.output_bytes),
-                        if parts.is_empty() { "-".into() } else { parts }
+                        if parts.is_empty() { "-".into() } else { parts },
+                        limit = shortest(limit)
                     )
                 } else {
                     format!(
@@ -532,7 +538,8 @@ pub fn check(
                             "no single long line: the code itself is big".into()
                         } else {
                             format!("longest lines: {parts}")
-                        }
+                        },
+                        limit = shortest(limit)
                     )
                 };
                 findings.push(Finding::from_rule("KM017", ev));
@@ -583,7 +590,8 @@ pub fn check(
             findings.push(Finding::from_rule(
                 "KM019",
                 format!(
-                    "{n} batch {what} sessions running, limit {limit}: the push would print \"Maximum batch {what} session count of {limit} reached.\" and exit 0"
+                    "{n} batch {what} sessions running, limit {limit}: the push would print \"Maximum batch {what} session count of {limit} reached.\" and exit 0",
+                    limit = shortest(limit)
                 ),
             ));
         }
@@ -610,14 +618,15 @@ pub fn check(
             && plannable < cap_h
         {
             let cap_txt = match opts.timeout_seconds {
-                Some(s) => format!("the cap -t {s} s = {:.2} h", s as f64 / 3600.0),
-                None => format!("no -t cap, so the whole {session_h} h session"),
+                Some(s) => format!("the cap -t {s} s = {} h", fixed(s as f64 / 3600.0, 2)),
+                None => format!("no -t cap, so the whole {} h session", shortest(session_h)),
             };
             findings.push(Finding::from_rule(
                 "KM020",
                 format!(
-                    "plannable {} quota {plannable:.2} h < {cap_txt}",
-                    accelerator.as_str().to_ascii_uppercase()
+                    "plannable {} quota {} h < {cap_txt}",
+                    accelerator.as_str().to_ascii_uppercase(),
+                    fixed(plannable, 2)
                 ),
             ));
         }
@@ -625,8 +634,9 @@ pub fn check(
             findings.push(Finding::from_rule(
                 "KM021",
                 format!(
-                    "no --timeout-seconds: the {} push reserves the full {session_h} h session until it is seen finished",
-                    accelerator.as_str().to_ascii_uppercase()
+                    "no --timeout-seconds: the {} push reserves the full {} h session until it is seen finished",
+                    accelerator.as_str().to_ascii_uppercase(),
+                    shortest(session_h)
                 ),
             ));
         }

@@ -22,6 +22,7 @@ use super::metrics::{Metric, MetricError, Prepared};
 use super::table::{InputError, Predictions};
 use crate::decimal::parse_f64;
 use crate::finding::Finding;
+use crate::number::{fixed, sci, shortest};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
 
@@ -200,7 +201,12 @@ pub fn pair(
         };
         if (ti - tc).abs() > 1e-9 * ti.abs().max(1.0) {
             truth_count += 1;
-            truth_mismatch.push(format!("{} (y_true {ti} vs {tc})", label_of(i)));
+            truth_mismatch.push(format!(
+                "{} (y_true {} vs {})",
+                label_of(i),
+                shortest(ti),
+                shortest(tc)
+            ));
         }
         p.y_true.push(ti);
         p.idea.push(idea.y_pred.get(i).copied().unwrap_or(f64::NAN));
@@ -370,15 +376,17 @@ fn metric_error(e: MetricError, metric: Metric, labels: &RowLabels, what: &str) 
     InputError::new(match e {
         MetricError::NotBinary(i, v) => {
             format!(
-                "{}: y_true is {v}, but {} needs 0/1 labels (expected 0 or 1)",
+                "{}: y_true is {}, but {} needs 0/1 labels (expected 0 or 1)",
                 label(i),
+                shortest(v),
                 metric.as_str()
             )
         }
         MetricError::NotProbability(i, v) => {
             format!(
-                "{}: the {what} predicts {v}, but logloss needs probabilities (expected a value in [0, 1])",
-                label(i)
+                "{}: the {what} predicts {}, but logloss needs probabilities (expected a value in [0, 1])",
+                label(i),
+                shortest(v)
             )
         }
         MetricError::OneClass(pos, neg) => format!(
@@ -620,9 +628,9 @@ fn fmt(v: f64) -> String {
     }
     let a = v.abs();
     if !(1e-4..1e6).contains(&a) {
-        format!("{v:.3e}")
+        sci(v, 3)
     } else {
-        format!("{:.6}", v)
+        fixed(v, 6)
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()

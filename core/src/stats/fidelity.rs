@@ -10,6 +10,7 @@ use statrs::statistics::{Data, OrderStatistics, RankTieBreaker, Statistics};
 
 use super::table::{IdeaRow, InputError, read_ideas};
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
 
@@ -104,7 +105,7 @@ pub fn fidelity_of(
     if !enough {
         findings.push(Finding::from_rule(
             "KS022",
-            format!("{n} idea(s) with both gains < {min}"),
+            format!("{n} idea(s) with both gains < {}", shortest(min)),
         ));
         rules.push("KS022".into());
     } else {
@@ -121,7 +122,9 @@ pub fn fidelity_of(
             findings.push(Finding::from_rule(
                 "KS020",
                 format!(
-                    "sign agreement {agree:.2} < {sign_min} over {n} ideas (sign differs for: {})",
+                    "sign agreement {} < {} over {n} ideas (sign differs for: {})",
+                    fixed(agree, 2),
+                    shortest(sign_min),
                     disagree.join(", ")
                 ),
             ));
@@ -131,7 +134,11 @@ pub fn fidelity_of(
             Some(r) if r < rho_min => {
                 findings.push(Finding::from_rule(
                     "KS021",
-                    format!("Spearman {r:.2} < {rho_min} over {n} ideas"),
+                    format!(
+                        "Spearman {} < {} over {n} ideas",
+                        fixed(r, 2),
+                        shortest(rho_min)
+                    ),
                 ));
                 rules.push("KS021".into());
             }
@@ -147,7 +154,13 @@ pub fn fidelity_of(
         if agree >= sign_min && rho.is_some_and(|r| r >= rho_min) {
             findings.push(Finding::from_rule(
                 "KS023",
-                format!("sign agreement {agree:.2} ≥ {sign_min}, Spearman {:.2} ≥ {rho_min} over {n} ideas", rho.unwrap_or(0.0)),
+                format!(
+                    "sign agreement {} ≥ {}, Spearman {} ≥ {} over {n} ideas",
+                    fixed(agree, 2),
+                    shortest(sign_min),
+                    fixed(rho.unwrap_or(0.0), 2),
+                    shortest(rho_min)
+                ),
             ));
             rules.push("KS023".into());
         }

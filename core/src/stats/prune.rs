@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::compare::sd;
 use super::table::InputError;
 use crate::finding::Finding;
+use crate::number::{fixed, shortest};
 use crate::report::Report;
 use crate::rulebook::Thresholds;
 
@@ -95,7 +96,7 @@ fn check_curve(c: &Curve, name: &str) -> Result<(), InputError> {
     if !(c.epochs.is_finite() && c.epochs > 0.0) {
         return Err(InputError::new(format!(
             "{name}: `epochs` is {}; expected the scheduled number of epochs (> 0)",
-            c.epochs
+            shortest(c.epochs)
         )));
     }
     if c.points.is_empty() {
@@ -111,7 +112,8 @@ fn check_curve(c: &Curve, name: &str) -> Result<(), InputError> {
     {
         return Err(InputError::new(format!(
             "{name}: points[{i}] has epoch {} score {}: expected numbers",
-            p.epoch, p.score
+            shortest(p.epoch),
+            shortest(p.score)
         )));
     }
     Ok(())
@@ -187,7 +189,7 @@ impl Report for PruneReport {
 }
 
 fn f(v: f64) -> String {
-    let s = format!("{v:.6}");
+    let s = fixed(v, 6);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -250,7 +252,7 @@ pub fn prune(
     };
     let mut rules = vec![T_MIN_FRAC.to_string()];
     let mut findings = Vec::new();
-    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    let pct = |x: f64| format!("{} %", fixed(x * 100.0, 0));
     let numbers = format!(
         "best-so-far {} vs the baseline's {} at {} of the schedule (epoch {} of {}), trailing by {}, margin {} ({margin_source})",
         f(current_best),

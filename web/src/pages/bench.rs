@@ -2,6 +2,7 @@
 //! the previous bench of the same run name and what changed between their commands.
 
 use kgadvise_core::bench::{self, HistoryReport};
+use kgadvise_core::number::fixed;
 use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 
@@ -42,7 +43,8 @@ pub fn bench_answer(history: &str, name: Option<&str>) -> BenchAnswer {
 }
 
 fn speed(s: Option<f64>) -> String {
-    s.map(|x| format!("{x:.2}x")).unwrap_or_else(|| "—".into())
+    s.map(|x| format!("{}x", fixed(x, 2)))
+        .unwrap_or_else(|| "—".into())
 }
 
 #[component]
@@ -113,7 +115,7 @@ fn HistoryView(report: HistoryReport) -> impl IntoView {
             vec![
                 Cell::text(e.time.clone()),
                 Cell::text(e.name.clone()),
-                Cell::text(format!("{:.1} s", e.wall_s)).class("num".into()),
+                Cell::text(format!("{} s", fixed(e.wall_s, 1))).class("num".into()),
                 Cell::text(speed(e.speedup)).class("num".into()),
                 Cell::text(changed),
                 Cell::code(e.command.clone()),

@@ -1,6 +1,7 @@
 //! Compare an idea with its control (`kgadvise compare`): paste or drop both out-of-fold prediction CSVs, pick the
 //! metric → the decision (promote / inconclusive / discard), the gain, z, the 95 % interval and the cautions.
 
+use kgadvise_core::number::fixed;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::stats::compare::{
     self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
@@ -134,7 +135,7 @@ fn csv_text(bytes: &[u8]) -> Result<String, String> {
 }
 
 fn opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.4}")).unwrap_or_else(|| "—".into())
+    v.map(|x| fixed(x, 4)).unwrap_or_else(|| "—".into())
 }
 
 #[component]
@@ -143,7 +144,7 @@ fn CompareView(report: CompareReport) -> impl IntoView {
     let decision = r.decision.as_str();
     let ci = r
         .ci95
-        .map(|[lo, hi]| format!("[{lo:.4}, {hi:.4}]"))
+        .map(|[lo, hi]| format!("[{}, {}]", fixed(lo, 4), fixed(hi, 4)))
         .unwrap_or_else(|| "—".into());
     let row = |head: &str, value: String, class: &str| {
         vec![Cell::head(head), Cell::text(value).class(class.to_string())]
@@ -151,10 +152,10 @@ fn CompareView(report: CompareReport) -> impl IntoView {
     let rows = vec![
         row(
             &format!("{} idea / control", r.metric.as_str()),
-            format!("{:.4} / {:.4}", r.idea_score, r.control_score),
+            format!("{} / {}", fixed(r.idea_score, 4), fixed(r.control_score, 4)),
             "",
         ),
-        row("gain (positive = better)", format!("{:.4}", r.gain), "gain"),
+        row("gain (positive = better)", fixed(r.gain, 4), "gain"),
         row("se / z", format!("{} / {}", opt(r.se), opt(r.z)), "z"),
         row("95 % interval of the gain", ci, ""),
         row("P(idea better)", opt(r.p_better), ""),

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use kgadvise_core::decimal::parse_f64;
+use kgadvise_core::number::{fixed, push_fixed, shortest};
 use kgadvise_core::nvsmi::ParseOptions;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::verdict::{self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs};
@@ -321,7 +322,7 @@ pub fn DiagnosePage() -> impl IntoView {
                                 size_text(total)
                             )}
                         </label>
-                        <progress id="log-progress" max=total.max(1.0) prop:value=move || bytes_done.get()></progress>
+                        <progress id="log-progress" max=shortest(total.max(1.0)) prop:value=move || bytes_done.get()></progress>
                         <button type="button" id="log-cancel" on:click=cancel.clone()>"Cancel"</button>
                     </div>
                 }
@@ -419,8 +420,8 @@ const GPU_HEAD: &[&str] = &[
 
 fn num(v: Option<f64>, unit: &str) -> String {
     match v {
-        Some(x) if x.fract() == 0.0 => format!("{x:.0}{unit}"),
-        Some(x) => format!("{x:.1}{unit}"),
+        Some(x) if x.fract() == 0.0 => format!("{}{unit}", fixed(x, 0)),
+        Some(x) => format!("{}{unit}", fixed(x, 1)),
         None => "—".to_string(),
     }
 }
@@ -434,7 +435,7 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
         .map(|v| view! { <li class=format!("verdict-card verdict-{v}")><code>{*v}</code></li> })
         .collect_view();
     let wasted = r.wasted_quota_hours.map(|h| {
-        view! { <p class="wasted">{format!("Quota hours spent by the observed span: {h:.2} h")}</p> }
+        view! { <p class="wasted">{format!("Quota hours spent by the observed span: {} h", fixed(h, 2))}</p> }
     });
     let gpus = r.gpus.clone();
     let rows: Vec<Vec<Cell>> = gpus
@@ -499,17 +500,17 @@ fn Timeline(gpu: GpuReport) -> impl IntoView {
     }
     let (w, h, left) = (480.0, 110.0, 30.0);
     let n = gpu.timeline.len() as f64;
-    let points: String = gpu
-        .timeline
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let x = left + i as f64 / (n - 1.0) * (w - left - 4.0);
-            let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
-            format!("{x:.1},{y:.1}")
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    let mut points = String::new();
+    for (i, v) in gpu.timeline.iter().enumerate() {
+        let x = left + i as f64 / (n - 1.0) * (w - left - 4.0);
+        let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
+        if i > 0 {
+            points.push(' ');
+        }
+        push_fixed(&mut points, x, 1);
+        points.push(',');
+        push_fixed(&mut points, y, 1);
+    }
     let t = Thresholds::defaults();
     let lines = TIMELINE_THRESHOLDS
         .iter()
@@ -517,9 +518,9 @@ fn Timeline(gpu: GpuReport) -> impl IntoView {
             let v = t.get(id);
             let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
             view! {
-                <line x1=left x2=w - 4.0 y1=y y2=y class="threshold"></line>
-                <text x=2 y=y + 3.0 class="threshold-label">{format!("{v:.0}")}</text>
-                <desc>{format!("{label} {v:.0} % ({id})")}</desc>
+                <line x1=shortest(left) x2=shortest(w - 4.0) y1=shortest(y) y2=shortest(y) class="threshold"></line>
+                <text x=2 y=shortest(y + 3.0) class="threshold-label">{fixed(v, 0)}</text>
+                <desc>{format!("{label} {} % ({id})", fixed(v, 0))}</desc>
             }
         })
         .collect_view();
@@ -532,7 +533,7 @@ fn Timeline(gpu: GpuReport) -> impl IntoView {
                     gpu.timeline_step_samples
                 )}
             </figcaption>
-            <svg viewBox=format!("0 0 {w} {h}") role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
+            <svg viewBox=format!("0 0 {} {}", shortest(w), shortest(h)) role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
                 {lines}
                 <polyline points=points class="util-line"></polyline>
             </svg>

@@ -2,6 +2,7 @@
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
+use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::plan::{self, FoldCost, PlanReport, WeekBudget, fmt_h};
 use kgadvise_core::quota::{self, Observed, QuotaForm, QuotaReport};
 use kgadvise_core::rulebook::Thresholds;
@@ -245,9 +246,9 @@ fn PlanView(report: PlanReport) -> impl IntoView {
         .as_ref()
         .map(|t| view! { <p class="tpu-budget">{t.sentence(&r.deadline, final_week)}</p> });
     let phase = format!(
-        "Phase: {} ({:.1} days left).",
+        "Phase: {} ({} days left).",
         r.phase.as_str(),
-        r.days_left
+        fixed(r.days_left, 1)
     );
     let fold = r.fold_plan.as_ref().map(|fp| {
         let exploring = (r.phase == plan::Phase::Exploration).then(|| {
@@ -328,12 +329,12 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
             let class = if w.final_week { "bar bar-final" } else { "bar" };
             view! {
                 <g class=class>
-                    <rect x=x y=y width=bar_w height=(h - reserve).max(0.0) class="bar-explore"></rect>
-                    <rect x=x y=y + (h - reserve) width=bar_w height=reserve class="bar-reserve"></rect>
-                    <text x=x + bar_w / 2.0 y=(y - 4.0).max(10.0) text-anchor="middle" class="bar-value">
+                    <rect x=shortest(x) y=shortest(y) width=shortest(bar_w) height=shortest((h - reserve).max(0.0)) class="bar-explore"></rect>
+                    <rect x=shortest(x) y=shortest(y + (h - reserve)) width=shortest(bar_w) height=shortest(reserve) class="bar-reserve"></rect>
+                    <text x=shortest(x + bar_w / 2.0) y=shortest((y - 4.0).max(10.0)) text-anchor="middle" class="bar-value">
                         {fmt_h(w.hours)}
                     </text>
-                    <text x=x + bar_w / 2.0 y=top + plot_h + 14.0 text-anchor="middle" class="bar-label">
+                    <text x=shortest(x + bar_w / 2.0) y=shortest(top + plot_h + 14.0) text-anchor="middle" class="bar-label">
                         {label}
                     </text>
                 </g>
@@ -364,11 +365,11 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
         <h3>"GPU hours week by week"</h3>
         <svg
             class="week-chart"
-            viewBox=format!("0 0 {width} {height}")
+            viewBox=format!("0 0 {} {}", shortest(width), shortest(height))
             role="img"
             aria-label="GPU hours per week until the deadline; the darker part is kept for the final week"
         >
-            <line x1="8" x2=width - 4.0 y1=top + plot_h y2=top + plot_h class="axis"></line>
+            <line x1="8" x2=shortest(width - 4.0) y1=shortest(top + plot_h) y2=shortest(top + plot_h) class="axis"></line>
             {bars}
         </svg>
         <p class="legend">
