@@ -270,19 +270,32 @@ fn increment(digits: &mut Vec<u8>) -> bool {
 }
 
 /// Whether the decimal 0.`d` × 10^`point` (`d` without a leading zero) reads back as `a` (finite,
-/// positive): whether it lies inside `a`'s rounding interval, whose ends, the midpoints to the
-/// neighbouring doubles, belong to `a` when its significand is even (round half to even). Exact: the ends
-/// are expanded like `a` itself, so no float parser is involved.
+/// positive). Exact: see [`against_interval`].
 fn reads_back(a: f64, d: &[u8], point: i64) -> bool {
+    against_interval(a, d, point).is_eq()
+}
+
+/// Where the decimal 0.`d` × 10^`point` (`d` without a leading zero, nonzero) lies against the
+/// rounding interval of `a` (finite, positive): `Equal` inside (it reads as `a`), `Less` below, `Greater`
+/// above. The interval's ends, the midpoints to the neighbouring doubles, belong to `a` when its
+/// significand is even (round half to even). Exact: the ends are expanded like `a` itself.
+pub(crate) fn against_interval(a: f64, d: &[u8], point: i64) -> std::cmp::Ordering {
     use std::cmp::Ordering::{Equal, Greater, Less};
     let (m, e) = binary_parts(a);
     // In units of 2^(e-2): a = 4m, the upper end 4m + 2, the lower end 4m - 2, or 4m - 1 just above a
     // power of two, where the gap below is half the gap above.
     let lower_gap = if m == 1 << 52 && e > -1074 { 1 } else { 2 };
-    let upper = compare_decimal(d, point, &exact_binary(4 * m + 2, e - 2));
-    let lower = compare_decimal(d, point, &exact_binary(4 * m - lower_gap, e - 2));
     let even = m % 2 == 0;
-    (upper == Less || (upper == Equal && even)) && (lower == Greater || (lower == Equal && even))
+    match compare_decimal(d, point, &exact_binary(4 * m + 2, e - 2)) {
+        Greater => return Greater,
+        Equal if !even => return Greater,
+        _ => {}
+    }
+    match compare_decimal(d, point, &exact_binary(4 * m - lower_gap, e - 2)) {
+        Less => Less,
+        Equal if !even => Less,
+        _ => Equal,
+    }
 }
 
 /// 0.`d` × 10^`point` against an exact expansion (both without leading zeros, both nonzero).
