@@ -23,6 +23,16 @@ s=$SECONDS
 bash scripts/build-site.sh
 log "scripts/build-site.sh: $((SECONDS - s)) s"
 
+# The transfer budget (issue 9): wasm + js + css <= 300 KB gzipped. Sizes are exact, not timings, so a
+# regression fails here; bench/web.sh records the figures in BENCHMARKS.md.
+total=0
+for f in web/dist/*.wasm web/dist/*.js web/dist/*.css; do total=$((total + $(gzip -9 -c "$f" | wc -c))); done
+log "wasm + js + css: $total bytes gzipped (budget $((300 * 1024)))"
+if [ "$total" -gt $((300 * 1024)) ]; then
+  log "over the 300 KB budget: see BENCHMARKS.md ## web for where the bytes are"
+  exit 1
+fi
+
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 python3 -m http.server "$PORT" --bind 127.0.0.1 --directory web/dist >/dev/null 2>&1 &
 SERVER=$!
