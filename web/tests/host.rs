@@ -464,8 +464,21 @@ fn diagnose_a_pasted_log_and_typed_rates() {
 /// Every real nvidia-smi sample pasted into the page gives a report (never a panic).
 #[test]
 fn every_real_nvidia_smi_sample_is_diagnosed() {
+    let samples = real_nvidia_smi_samples();
+    for (name, bytes) in &samples {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        match diagnose_answer(&text, None, None, None, None) {
+            DiagnoseAnswer::Report(r) => assert!(!r.verdicts.is_empty(), "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    assert!(samples.len() >= 10, "{}", samples.len());
+}
+
+/// Every real nvidia-smi sample of ../shared/realdata (CSV, dmon, -q, the table): (path, bytes).
+fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
-    let mut n = 0;
+    let mut samples = Vec::new();
     for cat in [
         "nvidia-smi-csv",
         "nvidia-smi-dmon",
@@ -476,15 +489,10 @@ fn every_real_nvidia_smi_sample_is_diagnosed() {
             .unwrap()
             .filter_map(|e| e.ok().map(|e| e.path()))
         {
-            let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
-            match diagnose_answer(&text, None, None, None, None) {
-                DiagnoseAnswer::Report(r) => assert!(!r.verdicts.is_empty(), "{}", f.display()),
-                other => panic!("{}: {other:?}", f.display()),
-            }
-            n += 1;
+            samples.push((f.display().to_string(), std::fs::read(&f).unwrap()));
         }
     }
-    assert!(n >= 10, "{n}");
+    samples
 }
 
 /// A log parsed in chunks (a dropped file, a big paste) gives the answer of the whole text, wherever the
@@ -505,20 +513,7 @@ fn a_log_in_chunks_gives_the_whole_text_answer() {
         },
         oom: false,
     };
-    let mut logs: Vec<(String, Vec<u8>)> = Vec::new();
-    for cat in [
-        "nvidia-smi-csv",
-        "nvidia-smi-dmon",
-        "nvidia-smi-query",
-        "nvidia-smi-table",
-    ] {
-        for f in std::fs::read_dir(root.join(cat))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-        {
-            logs.push((f.display().to_string(), std::fs::read(&f).unwrap()));
-        }
-    }
+    let mut logs = real_nvidia_smi_samples();
     let csv = std::fs::read(
         root.join("nvidia-smi-csv/l40s-595.80_all-fields_header-units_load_nvgpuexp.csv"),
     )
