@@ -5,11 +5,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::finding::has_errors;
-use kgadvise_core::report::Report;
+use kgadvise_core::request::{Overrides, RequestError};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, parse_time};
-use kgadvise_core::{Finding, Severity};
+use kgadvise_core::rulebook::finding::has_errors;
+use kgadvise_core::rulebook::report::Report;
+use kgadvise_core::text::when::{DateRole, parse_time};
+use kgadvise_core::Finding;
 
 /// Flags every subcommand accepts.
 #[derive(Debug, clap::Args)]
@@ -40,10 +41,41 @@ impl Global {
     }
 
     pub fn thresholds(&self) -> Result<Thresholds, CliError> {
-        Thresholds::defaults()
-            .with_overrides(&self.set)
-            .map_err(CliError::usage)
+        self.overrides()
+            .thresholds()
+            .map_err(|e| CliError::request(e, &[]))
     }
+
+    /// `--set` as a request's `set`.
+    pub fn overrides(&self) -> Overrides {
+        Overrides(self.set.clone())
+    }
+}
+
+/// The clock, for a request without `--now`: the only place kgadvise reads it.
+pub fn clock() -> DateTime<Utc> {
+    Utc::now()
+}
+
+/// How the CLI says a request field: the file a text field was read from (`files`: field, path), else its
+/// flag (`foldHours` is `--fold-hours`); the request as a whole (an empty field) goes unnamed.
+pub fn field_name(field: &str, files: &[(&str, &str)]) -> String {
+    if let Some((_, path)) = files.iter().find(|(f, _)| *f == field) {
+        return path.to_string();
+    }
+    if field.is_empty() {
+        return String::new();
+    }
+    let mut flag = String::from("--");
+    for c in field.chars() {
+        if c.is_ascii_uppercase() {
+            flag.push('-');
+            flag.push(c.to_ascii_lowercase());
+        } else {
+            flag.push(c);
+        }
+    }
+    flag
 }
 
 /// Parses the command line. Negative numbers are values (`--plannable -1` is then refused by the
@@ -108,6 +140,11 @@ impl CliError {
         }
     }
 
+    /// A core request error in the CLI's words (see [`field_name`]).
+    pub fn request(e: RequestError, files: &[(&str, &str)]) -> CliError {
+        CliError::usage(e.render(&field_name(&e.field, files)))
+    }
+
     pub fn report(&self, global: &Global) -> ExitCode {
         if global.json {
             let obj = serde_json::json!({
@@ -150,24 +187,9 @@ pub fn emit<R: Report>(
     })
 }
 
-/// Findings as text: one block per finding, fix first order kept as given.
+/// Findings as text (core's one rendering, which the rule snapshots show too).
 pub fn render_findings(findings: &[Finding]) -> String {
-    let mut s = String::new();
-    for f in findings {
-        let mark = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
-        s.push_str(&format!("{mark}[{}]: {}\n", f.rule, f.title));
-        if !f.evidence.is_empty() {
-            s.push_str(&format!("  evidence: {}\n", f.evidence));
-        }
-        if !f.fix.is_empty() {
-            s.push_str(&format!("  fix: {}\n", f.fix));
-        }
-    }
-    s
+    kgadvise_core::rulebook::finding::render_text(findings)
 }
 
 /// A plain text table with columns padded to their widest cell.

@@ -22,28 +22,14 @@
 )]
 
 pub mod bench;
-pub mod cap;
-pub mod decimal;
-pub mod domains;
-pub mod finding;
+pub mod diagnose;
 pub mod hardware;
-pub mod json;
 pub mod kernel;
-pub mod number;
-pub mod nvsmi;
-pub mod plan;
 pub mod quota;
-pub mod registry;
-pub mod report;
+pub mod request;
 pub mod rulebook;
-pub mod run_report;
-pub mod sort;
 pub mod stats;
 pub mod text;
-pub mod tpu;
-pub mod verdict;
-pub mod when;
-pub mod worth;
 
-pub use finding::{Finding, Severity};
+pub use rulebook::finding::{Finding, Severity};
 pub use rulebook::{RuleBook, rulebook};

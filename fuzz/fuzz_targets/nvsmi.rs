@@ -2,9 +2,9 @@
 //! `kgadvise diagnose`: the auto-detecting nvidia-smi reader (CSV with or without header, table, -q text,
 //! -q -x XML, dmon/pmon) and the verdicts, on arbitrary bytes (UTF-16 and BOM paths included), with and
 //! without a --fields list and an interval.
-use kgadvise_core::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::nvsmi::ParseOptions;
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::verdict::{self, RunInputs};
+use kgadvise_core::diagnose::verdict::{self, RunInputs};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 use chrono::{TimeZone, Utc};
 use kgadvise_core::quota::{self, Observed};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::text::when::{DateRole, parse_time};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

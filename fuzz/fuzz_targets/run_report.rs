@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 30).unwrap_or_default();
-    if let Ok(report) = kgadvise_core::run_report::collect("fuzz", data, today, &Thresholds::defaults()) {
+    if let Ok(report) = kgadvise_core::kernel::run_report::collect("fuzz", data, today, &Thresholds::defaults()) {
         let _ = serde_json::to_string(&report);
     }
 });

@@ -87,3 +87,17 @@ pub fn has_key_anywhere(v: &serde_json::Value, key: &str) -> bool {
         _ => false,
     }
 }
+
+/// The rule codes of a report's findings (`findings[].rule`), in the report's order: the one helper
+/// for "which rules fired" over a report's JSON.
+pub fn finding_rules(report: &serde_json::Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .map(|findings| {
+            findings
+                .iter()
+                .filter_map(|f| f["rule"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

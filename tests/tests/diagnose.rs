@@ -1,9 +1,9 @@
 //! End-to-end: `kgadvise diagnose` and `kgadvise sample` through the real binary, against cli.md's contract,
 //! every real nvidia-smi sample of ../shared/realdata, and fixtures for every verdict in both polarities.
 
-use kgadvise_core::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::verdict::{RunInputs, diagnose_bytes};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::verdict::{RunInputs, diagnose_bytes};
 use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise, realdata};
 
 fn diagnose(args: &[&str]) -> (Option<i32>, serde_json::Value) {
@@ -706,7 +706,7 @@ fn csv_fast_path_matches_the_general_reader_on_realdata() {
         for path in realdata(cat) {
             let bytes = std::fs::read(&path).unwrap();
             let text = kgadvise_core::text::decode_input(&bytes);
-            taken += kgadvise_core::nvsmi::fast_path_check::agreement_on(&text);
+            taken += kgadvise_core::diagnose::nvsmi::fast_path_check::agreement_on(&text);
         }
     }
     assert!(taken > 100, "only {taken} real CSV rows took the fast path");

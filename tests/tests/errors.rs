@@ -515,7 +515,7 @@ fn every_command_refuses_a_bad_now_and_bad_set() {
         for (set, expects) in [
             ("nope.threshold=1", "valid names"),
             ("cap.factor=abc", "expected name=number"),
-            ("novalue", "expected name=value"),
+            ("novalue", "is not name=value"),
         ] {
             let mut a = args.clone();
             a.extend(["--now", NOW, "--set", set]);

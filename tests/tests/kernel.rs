@@ -655,7 +655,8 @@ fn truncated_inputs_never_panic() {
     {
         let bytes = std::fs::read(dir.join("trigger/kg_run.json")).unwrap();
         for cut in (0..=bytes.len()).step_by(7) {
-            let _ = kgadvise_core::run_report::collect("x", &bytes[..cut], today, &thresholds);
+            let _ =
+                kgadvise_core::kernel::run_report::collect("x", &bytes[..cut], today, &thresholds);
         }
     }
 }

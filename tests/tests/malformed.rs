@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kgadvise_core::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::verdict::{self, RunInputs};
+use kgadvise_core::kernel::run_report;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::stats::{fidelity, prune};
-use kgadvise_core::verdict::{self, RunInputs};
-use kgadvise_core::{kernel, quota, run_report};
+use kgadvise_core::{kernel, quota};
 use kgadvise_tests::{fixture, json_of, kgadvise, workspace_root};
 use serde::Deserialize;
 

@@ -166,7 +166,7 @@ fn every_realdata_quota_file_is_read_or_rejected_clearly() {
             .gpu
             .unwrap()
             .refresh_at
-            .map(kgadvise_core::when::rfc3339)
+            .map(kgadvise_core::text::when::rfc3339)
             .as_deref(),
         Some("2026-09-19T00:00:00Z")
     );

@@ -6,7 +6,7 @@ use kgadvise_tests::{kgadvise, workspace_root};
 #[test]
 fn docs_rules_md_is_fresh() {
     let path = workspace_root().join("docs").join("rules.md");
-    let expected = kgadvise_core::registry::render_rules_markdown();
+    let expected = kgadvise_core::rulebook::registry::render_rules_markdown();
     if std::env::var_os("KGADVISE_BLESS").is_some() {
         std::fs::write(&path, &expected).unwrap();
     }

@@ -4,7 +4,7 @@
 //! deterministic; the file reads are only called from browser events.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use kgadvise_core::number::fixed;
+use kgadvise_core::text::number::fixed;
 
 /// Today's date for staleness checks: the browser clock in wasm, a fixed day on the host.
 #[cfg(target_arch = "wasm32")]

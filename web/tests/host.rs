@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![recursion_limit = "256"]
 
-use kgadvise_core::worth::Choice;
+use kgadvise_core::hardware::worth::Choice;
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
 use kgadvise_web::components::findings::fix_first;
 use kgadvise_web::components::inputs::parse_count;
@@ -144,15 +144,16 @@ fn explain_answers_and_suggests() {
 
 #[test]
 fn findings_are_shown_fix_first() {
+    use kgadvise_core::rulebook::ids::rule;
     use kgadvise_core::{Finding, Severity};
-    let f = |rule: &str, s| Finding::from_rule(rule, "e").with_severity(s);
+    let f = |rule, s| Finding::from_rule(rule, "e").with_severity(s);
     let sorted = fix_first(&[
-        f("A", Severity::Info),
-        f("B", Severity::Error),
-        f("C", Severity::Warning),
+        f(rule::KQ020, Severity::Info),
+        f(rule::KQ021, Severity::Error),
+        f(rule::KQ022, Severity::Warning),
     ]);
     let order: Vec<&str> = sorted.iter().map(|f| f.rule.as_str()).collect();
-    assert_eq!(order, ["B", "C", "A"]);
+    assert_eq!(order, ["KQ021", "KQ022", "KQ020"]);
 }
 
 #[test]
@@ -499,9 +500,9 @@ fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
 /// chunks are cut: inside a line, inside a UTF-8 character, inside a UTF-16 unit; BOMs and CRLF included.
 #[test]
 fn a_log_in_chunks_gives_the_whole_text_answer() {
-    use kgadvise_core::nvsmi::ParseOptions;
+    use kgadvise_core::diagnose::nvsmi::ParseOptions;
+    use kgadvise_core::diagnose::verdict::{self, Rates, RunInputs};
     use kgadvise_core::rulebook::Thresholds;
-    use kgadvise_core::verdict::{self, Rates, RunInputs};
     use kgadvise_web::pages::diagnose::diagnose_chunks;
 
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use kgadvise_core::bench::{self, BenchReport, HistoryReport, Measured};
-use kgadvise_core::number::fixed;
-use kgadvise_core::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
-use kgadvise_core::when::rfc3339;
+use kgadvise_core::diagnose::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
+use kgadvise_core::text::number::fixed;
+use kgadvise_core::text::when::rfc3339;
 
 use crate::child::{interrupted, run_command};
 use crate::commands::diagnose::RateArgs;
@@ -138,7 +138,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         };
         let diagnosis = (!raw.is_empty() || rates.is_some()).then(|| {
             let mut d = Diagnoser::new(Default::default());
-            d.feed_text(&kgadvise_core::nvsmi::decode(&raw));
+            d.feed_text(&kgadvise_core::diagnose::nvsmi::decode(&raw));
             d.finish(inputs, &thresholds)
         });
         eprintln!(

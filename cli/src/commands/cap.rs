@@ -1,9 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::cap::{self, CapInput, CapReport};
-use kgadvise_core::number::shortest;
+use kgadvise_core::quota::cap::{self, CapReport, CapRequest};
+use kgadvise_core::text::number::shortest;
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise cap --measured 3.5
@@ -27,9 +27,9 @@ pub struct Args {
     /// Folds of the full CV run.
     #[arg(long, value_name = "K", requires = "fold_hours")]
     pub folds: Option<u32>,
-    /// GPUs running folds in parallel (T4 x2: 2).
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub gpus: u32,
+    /// GPUs running folds in parallel (default: those of a T4 x2 session).
+    #[arg(long, value_name = "N")]
+    pub gpus: Option<u32>,
     /// A TPU session (9 h limit instead of 12 h).
     #[arg(long)]
     pub tpu: bool,
@@ -39,19 +39,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    let input = match (args.measured, args.fold_hours, args.folds) {
-        (Some(hours), None, _) => CapInput::Measured { hours },
-        (None, Some(fold_hours), Some(folds)) => CapInput::FullCv { fold_hours, folds },
-        _ => {
-            return Err(CliError::usage(
-                "cap: expected --measured H, or --fold-hours C --folds K",
-            ));
-        }
+    let request = CapRequest {
+        measured: args.measured,
+        fold_hours: args.fold_hours,
+        folds: args.folds,
+        gpus: args.gpus,
+        tpu: args.tpu,
+        factor: args.factor,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let report = cap::cap(input, args.gpus, args.tpu, args.factor, today, &thresholds)
-        .map_err(CliError::usage)?;
+    let report = cap::cap(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     emit(&report, global, human)
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kgadvise_core::kernel::{self, CheckOptions, CheckReport, CodeFile};
-use kgadvise_core::number::shortest;
+use kgadvise_core::text::number::shortest;
 
 use crate::output::{CliError, Global, emit, render_findings};
 

@@ -3,8 +3,8 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::number::fixed;
-use kgadvise_core::run_report::{self, CollectReport, FoldOutcome};
+use kgadvise_core::kernel::run_report::{self, CollectReport, FoldOutcome};
+use kgadvise_core::text::number::fixed;
 
 use crate::output::{CliError, Global, emit, render_findings};
 

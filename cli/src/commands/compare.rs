@@ -1,13 +1,13 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::number::fixed;
 use kgadvise_core::stats::InputError;
 use kgadvise_core::stats::compare::{
     self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
 };
 use kgadvise_core::stats::metrics::Metric;
 use kgadvise_core::stats::table;
+use kgadvise_core::text::number::fixed;
 
 use crate::output::{CliError, Global, emit, render_findings, table as text_table};
 

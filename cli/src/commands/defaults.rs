@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use kgadvise_core::domains::{self, DefaultsReport, DefaultsRequest};
+use kgadvise_core::hardware::domains::{self, DefaultsReport, DefaultsRequest};
 
 use crate::output::{CliError, Global, emit, render_findings};
 

@@ -1,9 +1,9 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::number::{fixed, shortest};
-use kgadvise_core::nvsmi::ParseOptions;
-use kgadvise_core::verdict::{DiagnoseReport, Diagnoser, Rates, RunInputs};
+use kgadvise_core::diagnose::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::verdict::{DiagnoseReport, Diagnoser, Rates, RunInputs};
+use kgadvise_core::text::number::{fixed, shortest};
 
 use crate::output::{CliError, Global, emit, render_findings, table};
 
@@ -299,7 +299,7 @@ struct BlockDone {
     /// `None`: a line longer than [`LONG_LINE`].
     lines: Option<Lines>,
     /// The worker and the bytes of the block it used (`None`: invalid UTF-8, nothing used).
-    parsed: Option<(kgadvise_core::nvsmi::CsvWorker, usize)>,
+    parsed: Option<(kgadvise_core::diagnose::nvsmi::CsvWorker, usize)>,
 }
 
 /// A large UTF-8 file: rounds of blocks, each read (positioned reads, so reading overlaps with parsing)
@@ -340,7 +340,7 @@ pub fn diagnose_file_parallel(
             pos = lines.at + lines.range.len() as u64;
             continue;
         }
-        let workers: Vec<Mutex<Option<kgadvise_core::nvsmi::CsvWorker>>> = (0..per_round)
+        let workers: Vec<Mutex<Option<kgadvise_core::diagnose::nvsmi::CsvWorker>>> = (0..per_round)
             .map_while(|_| Some(Mutex::new(Some(d.csv_worker()?))))
             .collect();
         let done: Vec<Mutex<Option<std::io::Result<BlockDone>>>> =

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use kgadvise_core::registry::{self, Explanation};
+use kgadvise_core::rulebook::registry::{self, Explanation};
 
 use crate::output::{CliError, Global, emit};
 

@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
-use kgadvise_core::number::{fixed, shortest};
 use kgadvise_core::stats::fidelity::{self, FidelityReport};
+use kgadvise_core::text::number::{fixed, shortest};
 
 use super::compare::{input_error, read_text};
 use crate::output::{CliError, Global, emit, render_findings, table};

@@ -1,13 +1,13 @@
 use std::process::ExitCode;
 
-use kgadvise_core::number::{fixed, shortest};
-use kgadvise_core::plan::{self, FoldCost, PlanReport, fmt_h};
+use kgadvise_core::quota::plan::{self, FoldCost, PlanReport, fmt_h};
 use kgadvise_core::quota::{self, Observed};
-use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::text::when::{DateRole, parse_time};
 
 use crate::commands::quota::load;
 use crate::output::{CliError, Global, emit, render_findings, table};
-use kgadvise_core::when::display_utc;
+use kgadvise_core::text::when::display_utc;
 
 const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --refresh-at 2026-12-05T00:00:00

@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use kgadvise_core::number::shortest;
 use kgadvise_core::stats::prune::{self, PruneReport};
 use kgadvise_core::stats::table;
+use kgadvise_core::text::number::shortest;
 
 use super::compare::{input_error, read_text};
 use crate::output::{CliError, Global, emit, render_findings};

@@ -2,10 +2,10 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::number::fixed;
 use kgadvise_core::quota::{self, Observed, QuotaReport, QuotaState};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, display_utc, parse_time};
+use kgadvise_core::text::number::fixed;
+use kgadvise_core::text::when::{DateRole, display_utc, parse_time};
 
 use crate::output::{CliError, Global, emit, render_findings};
 

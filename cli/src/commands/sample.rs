@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use kgadvise_core::number::shortest;
-use kgadvise_core::verdict::Diagnoser;
+use kgadvise_core::diagnose::verdict::Diagnoser;
+use kgadvise_core::text::number::shortest;
 
 use crate::nvidia_smi;
 use crate::output::{CliError, Global, emit};

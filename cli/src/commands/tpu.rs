@@ -1,12 +1,12 @@
 use std::process::ExitCode;
 
-use kgadvise_core::number::{fixed, shortest};
-use kgadvise_core::tpu::{self, TpuInput, TpuReport};
-use kgadvise_core::when::{DateRole, parse_time};
+use kgadvise_core::quota::tpu::{self, TpuInput, TpuReport};
+use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::text::when::{DateRole, parse_time};
 
 use crate::commands::quota::load;
 use crate::output::{CliError, Global, emit, render_findings};
-use kgadvise_core::when::display_utc;
+use kgadvise_core::text::when::display_utc;
 
 const EXAMPLES: &str = "Examples:
   kgadvise tpu --t4-hours 30 --gpu-plannable 4

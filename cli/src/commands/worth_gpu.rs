@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use kgadvise_core::worth::{self, WorthGpuReport};
+use kgadvise_core::hardware::worth::{self, WorthGpuReport};
 
 use crate::output::{CliError, Global, emit, render_findings};
 

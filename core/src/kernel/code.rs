@@ -47,7 +47,7 @@ pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
 }
 
 fn json_len(v: &Value) -> u64 {
-    crate::json::text(v).len() as u64
+    crate::text::json::text(v).len() as u64
 }
 
 fn count_inline_images(source: &Value) -> usize {
@@ -129,7 +129,7 @@ fn analyse_notebook(total: u64, cells: &[Value]) -> CodeAnalysis {
             what: what.join(", "),
         });
     }
-    crate::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
+    crate::text::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
     parts.truncate(PARTS_NAMED);
     a.biggest = parts;
     a
@@ -158,7 +158,7 @@ fn analyse_script(total: u64, bytes: &[u8], long_line: u64) -> CodeAnalysis {
         })
         .collect();
     let images = bytes.windows(11).filter(|w| *w == b"data:image/").count();
-    crate::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
+    crate::text::sort::sort_by_key(&mut parts, |p| std::cmp::Reverse(p.bytes));
     parts.truncate(PARTS_NAMED);
     CodeAnalysis {
         bytes: total,

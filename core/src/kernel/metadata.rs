@@ -2,11 +2,12 @@
 //! booleans in any case, unknown keys kept (for a warning), the fields `kaggle kernels pull -m` writes, and
 //! the camelCase API object some people save under that name (mapped, with a note).
 
+use crate::rulebook::ids::threshold;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::json;
 use crate::rulebook::Thresholds;
+use crate::text::json;
 
 /// Fields of the snake_case metadata format, `kaggle kernels pull -m` included (formats.md §5.1, §5.4).
 pub const KNOWN_KEYS: &[&str] = &[
@@ -129,7 +130,7 @@ fn err(message: impl Into<String>) -> MetadataError {
 
 /// The largest metadata file accepted (bytes), so the CLI can refuse a huge file before reading it.
 pub fn max_metadata_bytes(thresholds: &Thresholds) -> u64 {
-    let v = thresholds.get("threshold.kernel.metadata-max-bytes");
+    let v = thresholds.get(threshold::KERNEL_METADATA_MAX_BYTES);
     if v.is_finite() && v > 0.0 {
         v as u64
     } else {

@@ -2,16 +2,19 @@
 //! everything that decides is here. Each check is its own rule (KM001-KM026 in `rules/kernel.toml`);
 //! machine shapes and their status come from `rules/hardware.toml`.
 
+use crate::rulebook::ids::{FactId, fact, rule, threshold};
+pub mod run_report;
+
 pub mod code;
 pub mod metadata;
 
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::finding::{Finding, has_errors};
-use crate::number::{fixed, shortest};
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::{Finding, has_errors};
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{AcceleratorKind, ShapeStatus, Thresholds, rulebook};
+use crate::text::number::{fixed, shortest};
 
 pub use code::{CodeAnalysis, CodePart};
 pub use metadata::{
@@ -108,7 +111,7 @@ impl Report for CheckReport {
     }
 }
 
-fn fact(id: &str) -> f64 {
+fn fact(id: FactId) -> f64 {
     rulebook().fact_value(id)
 }
 
@@ -171,14 +174,14 @@ pub fn check(
     // ---- form of the file
     if meta.api_form {
         findings.push(Finding::from_rule(
-            "KM025",
+            rule::KM025,
             "camelCase API keys (enableGpu, kernelType, machineShape...) were mapped to the metadata fields to check them; Kaggle's CLI would ignore them",
         ));
     }
     for p in &meta.problems {
         let rule = match p.kind {
-            ProblemKind::BadBool => "KM005",
-            ProblemKind::WrongType => "KM026",
+            ProblemKind::BadBool => rule::KM005,
+            ProblemKind::WrongType => rule::KM026,
         };
         findings.push(Finding::from_rule(
             rule,
@@ -200,13 +203,16 @@ pub fn check(
             && has_placeholder(v, field == "id")
         {
             placeholder_fields.push(field);
-            findings.push(Finding::from_rule("KM003", format!("{field} = \"{v}\"")));
+            findings.push(Finding::from_rule(
+                rule::KM003,
+                format!("{field} = \"{v}\""),
+            ));
         }
     }
     for src in meta.dataset_sources.iter().chain(&meta.kernel_sources) {
         if has_placeholder(src, true) {
             findings.push(Finding::from_rule(
-                "KM003",
+                rule::KM003,
                 format!("source \"{src}\" has a placeholder owner"),
             ));
         }
@@ -230,11 +236,11 @@ pub fn check(
     }
     if !missing.is_empty() {
         findings.push(Finding::from_rule(
-            "KM002",
+            rule::KM002,
             format!("missing: {}", missing.join(", ")),
         ));
     }
-    let min_title = fact("fact.kernel.title-min-chars");
+    let min_title = fact(fact::KERNEL_TITLE_MIN_CHARS);
     if let Some(t) = &meta.title
         && !t.trim().is_empty()
         && !placeholder_fields.contains(&"title")
@@ -242,7 +248,7 @@ pub fn check(
     {
         findings.push(
             Finding::from_rule(
-                "KM002",
+                rule::KM002,
                 format!(
                     "title \"{t}\" has {} characters; Kaggle requires at least {}",
                     t.trim().chars().count(),
@@ -254,7 +260,7 @@ pub fn check(
                 shortest(min_title)
             )),
         );
-        used.push("fact.kernel.title-min-chars".into());
+        used.push(fact::KERNEL_TITLE_MIN_CHARS.into());
     }
 
     // ---- values (KM004)
@@ -277,7 +283,7 @@ pub fn check(
         let valid = entry.map_or(&[][..], |a| a.values.as_ref());
         if !valid.iter().any(|x| x == v) {
             findings.push(Finding::from_rule(
-                "KM004",
+                rule::KM004,
                 format!("{field} = \"{v}\"; valid: {}", valid.join(", ")),
             ));
         }
@@ -294,7 +300,10 @@ pub fn check(
         } else {
             "expected owner/slug"
         };
-        findings.push(Finding::from_rule("KM006", format!("id = \"{id}\": {why}")));
+        findings.push(Finding::from_rule(
+            rule::KM006,
+            format!("id = \"{id}\": {why}"),
+        ));
     }
     for (field, list) in [
         ("dataset_sources", &meta.dataset_sources),
@@ -303,7 +312,7 @@ pub fn check(
         for s in list {
             if !slug_form_ok(s, true) {
                 findings.push(Finding::from_rule(
-                    "KM006",
+                    rule::KM006,
                     format!("{field} entry \"{s}\": expected owner/slug or owner/slug/version"),
                 ));
             }
@@ -337,7 +346,7 @@ pub fn check(
                 };
                 findings.push(
                     Finding::from_rule(
-                        "KM007",
+                        rule::KM007,
                         format!("machine_shape \"{name}\" is not a Kaggle shape{hint}"),
                     )
                     .with_title("Unknown machine_shape: refused with a bare HTTP 400"),
@@ -352,17 +361,19 @@ pub fn check(
                     shape.what
                 );
                 match shape.status {
-                    ShapeStatus::Refused => findings.push(Finding::from_rule("KM007", ev)),
+                    ShapeStatus::Refused => findings.push(Finding::from_rule(rule::KM007, ev)),
                     ShapeStatus::ImageIncompatible => findings.push(Finding::from_rule(
-                        "KM008",
+                        rule::KM008,
                         format!("{ev} Stored and run as {stored_txt}."),
                     )),
                     ShapeStatus::Alias | ShapeStatus::Retired => findings.push(Finding::from_rule(
-                        "KM009",
+                        rule::KM009,
                         format!("{ev} Stored as {stored_txt}."),
                     )),
-                    ShapeStatus::CapacityLimited => findings.push(Finding::from_rule("KM010", ev)),
-                    ShapeStatus::Gated => findings.push(Finding::from_rule("KM011", ev)),
+                    ShapeStatus::CapacityLimited => {
+                        findings.push(Finding::from_rule(rule::KM010, ev))
+                    }
+                    ShapeStatus::Gated => findings.push(Finding::from_rule(rule::KM011, ev)),
                     ShapeStatus::Available => {}
                 }
             }
@@ -371,7 +382,7 @@ pub fn check(
     let kind = requested.as_deref().and_then(shape_kind);
     if gpu && kind == Some(AcceleratorKind::Tpu) {
         findings.push(Finding::from_rule(
-            "KM012",
+            rule::KM012,
             format!(
                 "enable_gpu is true but machine_shape \"{}\" is a TPU",
                 requested.clone().unwrap_or_default()
@@ -380,7 +391,7 @@ pub fn check(
     }
     if tpu_flag && kind == Some(AcceleratorKind::Gpu) {
         findings.push(Finding::from_rule(
-            "KM012",
+            rule::KM012,
             format!(
                 "enable_tpu is true but machine_shape \"{}\" is a GPU",
                 requested.clone().unwrap_or_default()
@@ -389,7 +400,7 @@ pub fn check(
     }
     if gpu && tpu_flag {
         findings.push(Finding::from_rule(
-            "KM012",
+            rule::KM012,
             "enable_gpu and enable_tpu are both true",
         ));
     }
@@ -417,7 +428,7 @@ pub fn check(
             stored = stored_shape(bare);
             used.push(format!("shape.{bare}"));
             findings.push(Finding::from_rule(
-                "KM013",
+                rule::KM013,
                 format!(
                     "enable_gpu is true and machine_shape is {}: a bare GPU push was given a {bare} (kaggle-cli #821); today it is stored as {}",
                     match meta.machine_shape.as_deref() {
@@ -438,7 +449,7 @@ pub fn check(
             .is_some_and(|d| d.to_ascii_lowercase().contains("tpu"))
     {
         findings.push(Finding::from_rule(
-            "KM014",
+            rule::KM014,
             format!(
                 "TPU push ({}) with {}",
                 requested
@@ -466,7 +477,7 @@ pub fn check(
             String::new()
         };
         findings.push(Finding::from_rule(
-            "KM015",
+            rule::KM015,
             format!("key \"{k}\" is ignored by Kaggle{hint}"),
         ));
     }
@@ -478,14 +489,14 @@ pub fn check(
         && cf.contains('\\')
     {
         findings.push(Finding::from_rule(
-            "KM024",
+            rule::KM024,
             format!("code_file = \"{cf}\"; write \"{}\"", cf.replace('\\', "/")),
         ));
     }
     match code {
         CodeFile::NotNamed => {}
         CodeFile::Missing { resolved } => findings.push(Finding::from_rule(
-            "KM016",
+            rule::KM016,
             format!(
                 "code_file \"{}\" resolves to {resolved}, which does not exist",
                 meta.code_file.clone().unwrap_or_default()
@@ -494,12 +505,12 @@ pub fn check(
         CodeFile::Present { bytes } => {
             let a = code::analyse(
                 bytes,
-                thresholds.get("threshold.kernel.long-line-bytes").max(1.0) as u64,
+                thresholds.get(threshold::KERNEL_LONG_LINE_BYTES).max(1.0) as u64,
             );
             code_bytes = Some(a.bytes);
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 findings.push(Finding::from_rule(
-                    "KM027",
+                    rule::KM027,
                     format!(
                         "code_file \"{}\" is {} bytes{}",
                         meta.code_file.clone().unwrap_or_default(),
@@ -508,8 +519,8 @@ pub fn check(
                     ),
                 ));
             }
-            let limit = fact("fact.kernel.code-file-max-bytes");
-            used.push("fact.kernel.code-file-max-bytes".into());
+            let limit = fact(fact::KERNEL_CODE_FILE_MAX_BYTES);
+            used.push(fact::KERNEL_CODE_FILE_MAX_BYTES.into());
             if a.bytes as f64 >= limit {
                 let parts = a
                     .biggest
@@ -542,7 +553,7 @@ pub fn check(
                         limit = shortest(limit)
                     )
                 };
-                findings.push(Finding::from_rule("KM017", ev));
+                findings.push(Finding::from_rule(rule::KM017, ev));
             }
             analysis = Some(a);
         }
@@ -559,7 +570,7 @@ pub fn check(
     for src in &meta.kernel_sources {
         if opts.running_kernels.iter().any(|r| norm(r) == norm(src)) {
             findings.push(Finding::from_rule(
-                "KM018",
+                rule::KM018,
                 format!("kernel_sources \"{src}\" is queued or running; its output is bound when this kernel is pushed"),
             ));
         }
@@ -567,28 +578,16 @@ pub fn check(
 
     // ---- concurrency (KM019)
     let (running, limit_id, what) = match accelerator {
-        Accelerator::Gpu => (
-            opts.running_gpu,
-            "fact.kernel.max-batch-gpu-sessions",
-            "GPU",
-        ),
-        Accelerator::Tpu => (
-            opts.running_tpu,
-            "fact.kernel.max-batch-tpu-sessions",
-            "TPU",
-        ),
-        Accelerator::Cpu => (
-            opts.running_cpu,
-            "fact.kernel.max-batch-cpu-sessions",
-            "CPU",
-        ),
+        Accelerator::Gpu => (opts.running_gpu, fact::KERNEL_MAX_BATCH_GPU_SESSIONS, "GPU"),
+        Accelerator::Tpu => (opts.running_tpu, fact::KERNEL_MAX_BATCH_TPU_SESSIONS, "TPU"),
+        Accelerator::Cpu => (opts.running_cpu, fact::KERNEL_MAX_BATCH_CPU_SESSIONS, "CPU"),
     };
     if let Some(n) = running {
         used.push(limit_id.into());
         let limit = fact(limit_id);
         if f64::from(n) >= limit {
             findings.push(Finding::from_rule(
-                "KM019",
+                rule::KM019,
                 format!(
                     "{n} batch {what} sessions running, limit {limit}: the push would print \"Maximum batch {what} session count of {limit} reached.\" and exit 0",
                     limit = shortest(limit)
@@ -599,9 +598,9 @@ pub fn check(
 
     // ---- quota and cap (KM020, KM021)
     let session_id = match accelerator {
-        Accelerator::Gpu => "fact.quota.gpu-session-hours",
-        Accelerator::Tpu => "fact.quota.tpu-session-hours",
-        Accelerator::Cpu => "fact.quota.cpu-session-hours",
+        Accelerator::Gpu => fact::QUOTA_GPU_SESSION_HOURS,
+        Accelerator::Tpu => fact::QUOTA_TPU_SESSION_HOURS,
+        Accelerator::Cpu => fact::QUOTA_CPU_SESSION_HOURS,
     };
     let session_h = fact(session_id);
     if accelerator != Accelerator::Cpu {
@@ -622,7 +621,7 @@ pub fn check(
                 None => format!("no -t cap, so the whole {} h session", shortest(session_h)),
             };
             findings.push(Finding::from_rule(
-                "KM020",
+                rule::KM020,
                 format!(
                     "plannable {} quota {} h < {cap_txt}",
                     accelerator.as_str().to_ascii_uppercase(),
@@ -632,7 +631,7 @@ pub fn check(
         }
         if opts.timeout_seconds.is_none() {
             findings.push(Finding::from_rule(
-                "KM021",
+                rule::KM021,
                 format!(
                     "no --timeout-seconds: the {} push reserves the full {} h session until it is seen finished",
                     accelerator.as_str().to_ascii_uppercase(),
@@ -644,7 +643,7 @@ pub fn check(
 
     // ---- privacy and internet (KM022, KM023)
     if meta.is_private == Some(false) {
-        findings.push(Finding::from_rule("KM022", "is_private is false"));
+        findings.push(Finding::from_rule(rule::KM022, "is_private is false"));
     }
     if opts.code_competition
         && meta.enable_internet != Some(false)
@@ -657,13 +656,13 @@ pub fn check(
                     .to_string()
             }
         };
-        findings.push(Finding::from_rule("KM023", ev));
+        findings.push(Finding::from_rule(rule::KM023, ev));
     }
 
-    crate::sort::sort_by_key(&mut findings, |f| f.severity);
+    crate::text::sort::sort_by_key(&mut findings, |f| f.severity);
     let mut rules: Vec<String> = findings.iter().map(|f| f.rule.clone()).collect();
     rules.extend(used.iter().cloned());
-    crate::sort::sort(&mut rules);
+    crate::text::sort::sort(&mut rules);
     rules.dedup();
     findings.extend(stale_findings_for(&used, today, thresholds));
     CheckReport {

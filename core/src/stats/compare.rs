@@ -11,6 +11,7 @@
 //! * Decision: gain ≤ 0 → discard; (z ≥ 2 or fold t ≥ 2 with k > 1) and a majority of folds improved and a
 //!   non-negative mean bootstrap gain → promote; otherwise inconclusive.
 
+use crate::rulebook::ids::{ThresholdId, rule, threshold};
 use std::collections::HashMap;
 
 use rand::{RngExt, SeedableRng};
@@ -20,21 +21,21 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::metrics::{Metric, MetricError, Prepared};
 use super::table::{InputError, Predictions};
-use crate::decimal::parse_f64;
-use crate::finding::Finding;
-use crate::number::{fixed, sci, shortest};
-use crate::report::Report;
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
+use crate::text::decimal::parse_f64;
+use crate::text::number::{fixed, sci, shortest};
 
 pub const COMPARE_SCHEMA: &str = "kgadvise.compare/1";
 
 /// The seed of the bootstrap when the user gives none (a fixed seed keeps answers reproducible).
 pub const DEFAULT_SEED: u64 = 42;
 
-pub const T_PROMOTE_Z: &str = "threshold.stats.promote-z";
-pub const T_RESAMPLES: &str = "threshold.stats.resamples";
-pub const T_JUST_CLEARS_Z: &str = "threshold.stats.just-clears-z";
-pub const T_LEAKAGE: &str = "threshold.stats.leakage-fold-std";
+pub const T_PROMOTE_Z: ThresholdId = threshold::STATS_PROMOTE_Z;
+pub const T_RESAMPLES: ThresholdId = threshold::STATS_RESAMPLES;
+pub const T_JUST_CLEARS_Z: ThresholdId = threshold::STATS_JUST_CLEARS_Z;
+pub const T_LEAKAGE: ThresholdId = threshold::STATS_LEAKAGE_FOLD_STD;
 
 /// The two models' predictions joined row by row.
 #[derive(Debug, Clone, Default)]
@@ -595,7 +596,7 @@ pub struct GainSummary {
 pub fn summarise(gain: f64, gains: &[f64]) -> GainSummary {
     let se = sd(gains);
     let mut sorted = gains.to_vec();
-    crate::sort::sort_by(&mut sorted, f64::total_cmp);
+    crate::text::sort::sort_by(&mut sorted, f64::total_cmp);
     GainSummary {
         se,
         z: se.filter(|s| *s > 0.0).map(|s| gain / s),
@@ -611,10 +612,10 @@ pub fn summarise(gain: f64, gains: &[f64]) -> GainSummary {
 /// Sorts fold names numerically when they are all numbers, else as text.
 fn sorted_folds(folds: &[String]) -> Vec<String> {
     let mut names: Vec<String> = folds.to_vec();
-    crate::sort::sort(&mut names);
+    crate::text::sort::sort(&mut names);
     names.dedup();
     if names.iter().all(|f| parse_f64(f).is_some()) {
-        crate::sort::sort_by(&mut names, |a, b| {
+        crate::text::sort::sort_by(&mut names, |a, b| {
             let (x, y) = (parse_f64(a).unwrap_or(0.0), parse_f64(b).unwrap_or(0.0));
             x.total_cmp(&y)
         });
@@ -856,9 +857,9 @@ pub fn compare(
         }
     );
     let code = match decision {
-        Decision::Promote => "KS001",
-        Decision::Inconclusive => "KS002",
-        Decision::Discard => "KS003",
+        Decision::Promote => rule::KS001,
+        Decision::Inconclusive => rule::KS002,
+        Decision::Discard => rule::KS003,
     };
     let mut findings = vec![Finding::from_rule(
         code,
@@ -869,7 +870,7 @@ pub fn compare(
     let just = thresholds.get(T_JUST_CLEARS_Z);
     if decision == Decision::Promote && k < 2 && z.is_some_and(|z| z < just) {
         findings.push(Finding::from_rule(
-            "KS004",
+            rule::KS004,
             format!(
                 "z = {z_text} clears {} but is below {} on one fold/seed",
                 fmt(bar),
@@ -880,7 +881,7 @@ pub fn compare(
             "z only just clears {} on one seed: the bootstrap does not see seed noise; confirm on a second seed or fold",
             fmt(bar)
         ));
-        rules.push("KS004".into());
+        rules.push(rule::KS004.into());
         rules.push(T_JUST_CLEARS_Z.into());
     }
 
@@ -894,7 +895,7 @@ pub fn compare(
                 if gain > factor * std {
                     leakage = true;
                     findings.push(Finding::from_rule(
-                        "KS005",
+                        rule::KS005,
                         format!(
                             "gain {} > {} x the baseline's fold std {} = {}",
                             fmt(gain),
@@ -903,17 +904,17 @@ pub fn compare(
                             fmt(factor * std)
                         ),
                     ));
-                    rules.push("KS005".into());
+                    rules.push(rule::KS005.into());
                 } else if gain > 0.0 && gain < std && (z_clears || t_clears) {
                     findings.push(Finding::from_rule(
-                        "KS006",
+                        rule::KS006,
                         format!(
                             "gain {} is below the baseline's fold std {} yet the paired test gives z = {z_text}",
                             fmt(gain),
                             fmt(std)
                         ),
                     ));
-                    rules.push("KS006".into());
+                    rules.push(rule::KS006.into());
                 }
             }
             None => cautions.push(format!(
@@ -924,14 +925,14 @@ pub fn compare(
     }
     if se.is_none_or(|s| s == 0.0) && gain > 0.0 {
         findings.push(Finding::from_rule(
-            "KS007",
+            rule::KS007,
             format!(
                 "{n} row(s){}: every resample gave the same gain, so the bootstrap cannot measure noise (se {})",
                 group_index.as_ref().map(|(_, g)| format!(" in {g} group(s)")).unwrap_or_default(),
                 se.map(fmt).unwrap_or_else(|| "undefined".into())
             ),
         ));
-        rules.push("KS007".into());
+        rules.push(rule::KS007.into());
     }
     Ok(CompareReport {
         schema: COMPARE_SCHEMA,

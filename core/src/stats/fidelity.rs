@@ -5,19 +5,20 @@
 //! sign(screen) == sign(full) (0 is its own sign); Spearman = Pearson correlation of the average ranks
 //! (ties share their mean rank, as scipy.stats.spearmanr). Judged only with ≥ 3 ideas.
 
+use crate::rulebook::ids::{ThresholdId, rule, threshold};
 use serde::Serialize;
 use statrs::statistics::{Data, OrderStatistics, RankTieBreaker, Statistics};
 
 use super::table::{IdeaRow, InputError, read_ideas};
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
-use crate::report::Report;
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
+use crate::text::number::{fixed, shortest};
 
 pub const FIDELITY_SCHEMA: &str = "kgadvise.fidelity/1";
-pub const T_MIN_IDEAS: &str = "threshold.stats.fidelity-min-ideas";
-pub const T_SIGN: &str = "threshold.stats.fidelity-sign";
-pub const T_SPEARMAN: &str = "threshold.stats.fidelity-spearman";
+pub const T_MIN_IDEAS: ThresholdId = threshold::STATS_FIDELITY_MIN_IDEAS;
+pub const T_SIGN: ThresholdId = threshold::STATS_FIDELITY_SIGN;
+pub const T_SPEARMAN: ThresholdId = threshold::STATS_FIDELITY_SPEARMAN;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct IdeaOut {
@@ -104,10 +105,10 @@ pub fn fidelity_of(
     };
     if !enough {
         findings.push(Finding::from_rule(
-            "KS022",
+            rule::KS022,
             format!("{n} idea(s) with both gains < {}", shortest(min)),
         ));
-        rules.push("KS022".into());
+        rules.push(rule::KS022.into());
     } else {
         rules.push(T_SIGN.into());
         rules.push(T_SPEARMAN.into());
@@ -120,7 +121,7 @@ pub fn fidelity_of(
             .collect();
         if agree < sign_min {
             findings.push(Finding::from_rule(
-                "KS020",
+                rule::KS020,
                 format!(
                     "sign agreement {} < {} over {n} ideas (sign differs for: {})",
                     fixed(agree, 2),
@@ -128,32 +129,32 @@ pub fn fidelity_of(
                     disagree.join(", ")
                 ),
             ));
-            rules.push("KS020".into());
+            rules.push(rule::KS020.into());
         }
         match rho {
             Some(r) if r < rho_min => {
                 findings.push(Finding::from_rule(
-                    "KS021",
+                    rule::KS021,
                     format!(
                         "Spearman {} < {} over {n} ideas",
                         fixed(r, 2),
                         shortest(rho_min)
                     ),
                 ));
-                rules.push("KS021".into());
+                rules.push(rule::KS021.into());
             }
             None => {
                 findings.push(
-                    Finding::from_rule("KS021", format!("Spearman undefined over {n} ideas: one side gives every idea the same gain"))
+                    Finding::from_rule(rule::KS021, format!("Spearman undefined over {n} ideas: one side gives every idea the same gain"))
                         .with_title("Screens cannot rank these ideas"),
                 );
-                rules.push("KS021".into());
+                rules.push(rule::KS021.into());
             }
             _ => {}
         }
         if agree >= sign_min && rho.is_some_and(|r| r >= rho_min) {
             findings.push(Finding::from_rule(
-                "KS023",
+                rule::KS023,
                 format!(
                     "sign agreement {} ≥ {}, Spearman {} ≥ {} over {n} ideas",
                     fixed(agree, 2),
@@ -162,7 +163,7 @@ pub fn fidelity_of(
                     shortest(rho_min)
                 ),
             ));
-            rules.push("KS023".into());
+            rules.push(rule::KS023.into());
         }
     }
     FidelityReport {

@@ -11,17 +11,18 @@
 //! points); prune when the current trails by more than the margin (`--margin`, else the baseline's fold
 //! std, else 0 with a note).
 
+use crate::rulebook::ids::{ThresholdId, rule, threshold};
 use serde::{Deserialize, Serialize};
 
 use super::compare::sd;
 use super::table::InputError;
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
-use crate::report::Report;
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
+use crate::text::number::{fixed, shortest};
 
 pub const PRUNE_SCHEMA: &str = "kgadvise.prune/1";
-pub const T_MIN_FRAC: &str = "threshold.stats.prune-min-frac";
+pub const T_MIN_FRAC: ThresholdId = threshold::STATS_PRUNE_MIN_FRAC;
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Point {
@@ -44,7 +45,7 @@ impl Curve {
     /// (schedule fraction, best-so-far) per point, in epoch order.
     pub fn best_so_far(&self) -> Vec<(f64, f64)> {
         let mut pts: Vec<&Point> = self.points.iter().collect();
-        crate::sort::sort_by(&mut pts, |a, b| a.epoch.total_cmp(&b.epoch));
+        crate::text::sort::sort_by(&mut pts, |a, b| a.epoch.total_cmp(&b.epoch));
         let zero_based = pts.first().is_some_and(|p| p.epoch == 0.0);
         let mut best: Option<f64> = None;
         pts.iter()
@@ -265,7 +266,7 @@ pub fn prune(
     );
     let (decision, reason) = if fraction < min_frac {
         findings.push(Finding::from_rule(
-            "KS012",
+            rule::KS012,
             format!(
                 "{} of the schedule (epoch {} of {}) < minimum {}",
                 pct(fraction),
@@ -274,7 +275,7 @@ pub fn prune(
                 pct(min_frac)
             ),
         ));
-        rules.push("KS012".into());
+        rules.push(rule::KS012.into());
         (
             PruneDecision::TooEarly,
             format!(
@@ -285,20 +286,20 @@ pub fn prune(
         )
     } else if trail > margin + 1e-9 * baseline_best.abs().max(1.0) {
         // (the tolerance keeps "trails by exactly the margin" from pruning through rounding)
-        findings.push(Finding::from_rule("KS010", numbers.clone()));
-        rules.push("KS010".into());
+        findings.push(Finding::from_rule(rule::KS010, numbers.clone()));
+        rules.push(rule::KS010.into());
         (PruneDecision::Prune, format!("prune: {numbers}"))
     } else {
-        findings.push(Finding::from_rule("KS011", numbers.clone()));
-        rules.push("KS011".into());
+        findings.push(Finding::from_rule(rule::KS011, numbers.clone()));
+        rules.push(rule::KS011.into());
         (PruneDecision::Continue, format!("continue: {numbers}"))
     };
     if margin_source == "none" && decision != PruneDecision::TooEarly {
         findings.push(Finding::from_rule(
-            "KS013",
+            rule::KS013,
             "no --margin, one baseline curve and no --folds: margin 0",
         ));
-        rules.push("KS013".into());
+        rules.push(rule::KS013.into());
     }
     Ok(PruneReport {
         schema: PRUNE_SCHEMA,

@@ -78,7 +78,7 @@ fn header_index(
 
 fn found_columns(index: &HashMap<String, usize>) -> String {
     let mut cols: Vec<(&usize, &String)> = index.iter().map(|(k, v)| (v, k)).collect();
-    crate::sort::sort(&mut cols);
+    crate::text::sort::sort(&mut cols);
     let names: Vec<&str> = cols
         .iter()
         .map(|(_, k)| k.as_str())
@@ -94,7 +94,7 @@ fn found_columns(index: &HashMap<String, usize>) -> String {
 /// A finite number, or None. Accepts what Python/pandas write (`1e-3`, `nan` is rejected as not finite).
 pub fn parse_number(cell: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(cell).ok()?.trim();
-    let v = crate::decimal::parse_f64(s)?;
+    let v = crate::text::decimal::parse_f64(s)?;
     v.is_finite().then_some(v)
 }
 

@@ -10,7 +10,7 @@ use super::doc_text::inline;
 /// The findings in display order: errors first, then warnings, then info (stable within a severity).
 pub fn fix_first(findings: &[Finding]) -> Vec<Finding> {
     let mut out = findings.to_vec();
-    kgadvise_core::sort::sort_by_key(&mut out, |f| f.severity);
+    kgadvise_core::text::sort::sort_by_key(&mut out, |f| f.severity);
     out
 }
 

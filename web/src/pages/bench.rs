@@ -2,8 +2,8 @@
 //! the previous bench of the same run name and what changed between their commands.
 
 use kgadvise_core::bench::{self, HistoryReport};
-use kgadvise_core::number::fixed;
 use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
 use crate::components::paste::{LoadedFile, PasteArea, given_text};

@@ -1,13 +1,13 @@
 //! Compare an idea with its control (`kgadvise compare`): paste or drop both out-of-fold prediction CSVs, pick the
 //! metric → the decision (promote / inconclusive / discard), the gain, z, the 95 % interval and the cautions.
 
-use kgadvise_core::number::fixed;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::stats::compare::{
     self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
 };
 use kgadvise_core::stats::metrics::Metric;
 use kgadvise_core::stats::table;
+use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
 use crate::components::inputs::parse_count;

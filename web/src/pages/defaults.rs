@@ -1,7 +1,7 @@
 //! Domain defaults (`kgadvise defaults DOMAIN --platform P`): the domain's defaults resolved for a platform,
 //! the ones left out with their reason, and the templates.
 
-use kgadvise_core::domains::{self, DefaultsReport, DefaultsRequest};
+use kgadvise_core::hardware::domains::{self, DefaultsReport, DefaultsRequest};
 use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 

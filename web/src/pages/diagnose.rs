@@ -5,11 +5,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use kgadvise_core::decimal::parse_f64;
-use kgadvise_core::number::{fixed, push_fixed, shortest};
-use kgadvise_core::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::nvsmi::ParseOptions;
+use kgadvise_core::diagnose::verdict::{
+    self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs,
+};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::verdict::{self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs};
+use kgadvise_core::text::decimal::parse_f64;
+use kgadvise_core::text::number::{fixed, push_fixed, shortest};
 use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
 
@@ -20,19 +22,6 @@ use crate::components::{
 };
 use crate::log_stream::LogLines;
 use crate::use_url;
-
-/// The utilisation thresholds drawn on the timelines (ids of `rules/`; values from the thresholds).
-pub const TIMELINE_THRESHOLDS: &[(&str, &str)] = &[
-    (
-        "threshold.verdict.input-bound-util-pct",
-        "input-bound below",
-    ),
-    ("threshold.verdict.busy-util-pct", "busy above"),
-    (
-        "threshold.verdict.compute-bound-util-pct",
-        "compute-bound above",
-    ),
-];
 
 #[derive(Debug)]
 pub enum DiagnoseAnswer {
@@ -512,10 +501,10 @@ fn Timeline(gpu: GpuReport) -> impl IntoView {
         push_fixed(&mut points, y, 1);
     }
     let t = Thresholds::defaults();
-    let lines = TIMELINE_THRESHOLDS
+    let lines = kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS
         .iter()
         .map(|(id, label)| {
-            let v = t.get(id);
+            let v = t.get(*id);
             let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
             view! {
                 <line x1=shortest(left) x2=shortest(w - 4.0) y1=shortest(y) y2=shortest(y) class="threshold"></line>

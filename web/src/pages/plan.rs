@@ -2,11 +2,11 @@
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::number::{fixed, shortest};
-use kgadvise_core::plan::{self, FoldCost, PlanReport, WeekBudget, fmt_h};
+use kgadvise_core::quota::plan::{self, FoldCost, PlanReport, WeekBudget, fmt_h};
 use kgadvise_core::quota::{self, Observed, QuotaForm, QuotaReport};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::when::{DateRole, display_utc, parse_time};
+use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::text::when::{DateRole, display_utc, parse_time};
 use leptos::prelude::*;
 
 use crate::browser::now;

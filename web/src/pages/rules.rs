@@ -1,8 +1,8 @@
 //! Rule docs (`kgadvise explain ID`): any finding rule (KH001) or data entry (`matrix.bf16.t4x2`), and an
 //! index of every finding rule. Every finding on every page links here.
 
-use kgadvise_core::registry::{self, Explanation};
 use kgadvise_core::rulebook;
+use kgadvise_core::rulebook::registry::{self, Explanation};
 use leptos::prelude::*;
 
 use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
@@ -19,7 +19,7 @@ pub fn RulesPage() -> impl IntoView {
     let url = use_url();
     let answer = move || url.value("id").map(|id| explain_answer(&id));
     let mut rules: Vec<_> = rulebook().rules.iter().collect();
-    kgadvise_core::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
+    kgadvise_core::text::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
     let index = rules
         .into_iter()
         .map(|r| {

@@ -1,7 +1,7 @@
 //! Is the GPU worth the quota? (`kgadvise worth-gpu --task T --rows N [--refits N]`).
 
+use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::worth::{self, Choice, WorthGpuReport};
 use leptos::prelude::*;
 
 use crate::browser::today;

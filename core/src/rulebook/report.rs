@@ -2,13 +2,87 @@
 
 use chrono::NaiveDate;
 
-use crate::finding::Finding;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::ids::{EntryId, RuleId, rule, threshold};
 use crate::rulebook::{Thresholds, rulebook};
 
 /// Implemented by every report type so the CLI can pick the exit code and the web page can list findings
 /// the same way for every advisor.
 pub trait Report: serde::Serialize {
     fn findings(&self) -> &[Finding];
+}
+
+/// The findings of one answer and the rule-book entries it relied on. Rules push into it; [`finish`]
+/// is the closing block every advisor shares.
+///
+/// [`finish`]: Findings::finish
+#[derive(Debug, Default)]
+pub struct Findings {
+    findings: Vec<Finding>,
+    used: Vec<EntryId>,
+}
+
+/// What [`Findings::finish`] gives a report: every rule and entry the answer used (sorted, once each)
+/// and its findings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Closed {
+    pub rules: Vec<String>,
+    pub findings: Vec<Finding>,
+}
+
+impl Findings {
+    pub fn new() -> Findings {
+        Findings::default()
+    }
+
+    /// Adds a finding of `rule`: title, severity and fix from its doc.
+    pub fn add(&mut self, rule: RuleId, evidence: impl Into<String>) {
+        self.push(Finding::from_rule(rule, evidence));
+    }
+
+    /// Adds a finding built with [`Finding::from_rule`] and changed (`.with_title(...)`).
+    pub fn push(&mut self, finding: Finding) {
+        self.findings.push(finding);
+    }
+
+    /// Records an entry the answer relied on (a threshold, a fact, a matrix cell, a rule that did not
+    /// fire but was checked): listed in the report's `rules` and checked for staleness.
+    pub fn uses(&mut self, id: impl Into<EntryId>) {
+        let id = id.into();
+        if !self.used.contains(&id) {
+            self.used.push(id);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter()
+    }
+
+    /// True when a finding of `rule` was added.
+    pub fn has(&self, rule: RuleId) -> bool {
+        self.findings.iter().any(|f| f.rule == rule.as_str())
+    }
+
+    /// The closing block: findings in order of severity (errors first; the order of adding kept within a
+    /// severity), the rules list (every finding's rule and every entry used, sorted, once each), and one
+    /// KH004 finding last when an entry used is older than the stale-fact limit.
+    pub fn finish(self, today: NaiveDate, thresholds: &Thresholds) -> Closed {
+        let Findings { mut findings, used } = self;
+        crate::text::sort::sort_by_key(&mut findings, |f| f.severity);
+        let mut rules: Vec<String> = findings
+            .iter()
+            .map(|f| f.rule.clone())
+            .chain(used.iter().map(|id| id.as_str().to_string()))
+            .collect();
+        crate::text::sort::sort(&mut rules);
+        rules.dedup();
+        findings.extend(stale_findings_for(&rules, today, thresholds));
+        Closed { rules, findings }
+    }
 }
 
 /// Findings for dated entries (facts, `[[allowed]]` values, matrix cells, shapes...) older than `threshold.fact-stale-days` (spec: "answers built on a fact older
@@ -18,7 +92,7 @@ pub fn stale_fact_findings(
     today: NaiveDate,
     thresholds: &Thresholds,
 ) -> Vec<Finding> {
-    let limit = thresholds.get("threshold.fact-stale-days");
+    let limit = thresholds.get(threshold::FACT_STALE_DAYS);
     let mut stale: Vec<String> = used
         .iter()
         .filter(|(_, as_of)| ((today - *as_of).num_days() as f64) > limit)
@@ -29,16 +103,16 @@ pub fn stale_fact_findings(
             )
         })
         .collect();
-    crate::sort::sort(&mut stale);
+    crate::text::sort::sort(&mut stale);
     stale.dedup();
     if stale.is_empty() {
         return Vec::new();
     }
     vec![Finding::from_rule(
-        "KH004",
+        rule::KH004,
         format!(
             "older than {} days on {today}: {}",
-            crate::number::shortest(limit),
+            crate::text::number::shortest(limit),
             stale.join("; ")
         ),
     )]

@@ -2,13 +2,14 @@
 //! previous record of the same run name, and what changed between them (flags and environment variables
 //! parsed from the commands). Reading and writing the history file is the CLI's job; this is pure.
 
+use crate::rulebook::ids::{rule, threshold};
 use serde::{Deserialize, Serialize};
 
-use crate::decimal::parse_f64;
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
-use crate::report::Report;
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
+use crate::text::decimal::parse_f64;
+use crate::text::number::{fixed, shortest};
 
 pub const HISTORY_SCHEMA: &str = "kgadvise.bench-history/1";
 
@@ -227,10 +228,10 @@ pub fn parse_history(text: &str) -> (Vec<BenchRecord>, Vec<LineProblem>) {
             continue;
         }
         // Value first, then the record: serde_json's typed reader words a float in a type error with its
-        // own float printer (zmij, ~10 KB of the page); crate::json words it with crate::number.
+        // own float printer (zmij, ~10 KB of the page); crate::text::json words it with crate::text::number.
         let record = serde_json::from_str::<serde_json::Value>(line)
             .map_err(|e| e.to_string())
-            .and_then(|v| crate::json::from_value::<BenchRecord>(&v));
+            .and_then(|v| crate::text::json::from_value::<BenchRecord>(&v));
         match record {
             Ok(r) => records.push(r),
             Err(e) => problems.push(LineProblem {
@@ -298,7 +299,7 @@ pub fn history(
     name: Option<&str>,
     thresholds: &Thresholds,
 ) -> HistoryReport {
-    let slower = thresholds.get("threshold.bench.slower-ratio");
+    let slower = thresholds.get(threshold::BENCH_SLOWER_RATIO);
     let mut entries = Vec::new();
     let mut findings = Vec::new();
     for (i, r) in records.iter().enumerate() {
@@ -318,7 +319,7 @@ pub fn history(
         let failed = r.exit_code != Some(0) || r.interrupted;
         if failed {
             findings.push(Finding::from_rule(
-                "KB002",
+                rule::KB002,
                 format!(
                     "{} at {}: exit {:?}{}",
                     r.name,
@@ -334,7 +335,7 @@ pub fn history(
         {
             let what = describe_changes(&changed);
             findings.push(Finding::from_rule(
-                "KB001",
+                rule::KB001,
                 format!(
                     "{}: {} s after {} s = {}x (< {}x); changed: {what}",
                     r.name,
@@ -347,7 +348,7 @@ pub fn history(
         }
         if changed.len() > 1 {
             findings.push(Finding::from_rule(
-                "KB004",
+                rule::KB004,
                 format!(
                     "{} at {}: {} settings changed: {}",
                     r.name,
@@ -375,10 +376,10 @@ pub fn history(
         records: entries,
         problems,
         rules: vec![
-            "KB001".into(),
-            "KB002".into(),
-            "KB004".into(),
-            "threshold.bench.slower-ratio".into(),
+            rule::KB001.into(),
+            rule::KB002.into(),
+            rule::KB004.into(),
+            threshold::BENCH_SLOWER_RATIO.into(),
         ],
         findings,
     }
@@ -526,7 +527,7 @@ pub struct Measured {
     pub rates: Option<Rates>,
     /// The diagnosis of the nvidia-smi samples taken while it ran (and the rates); None when there was
     /// neither a sample nor a rate.
-    pub diagnosis: Option<crate::verdict::DiagnoseReport>,
+    pub diagnosis: Option<crate::diagnose::verdict::DiagnoseReport>,
 }
 
 /// One run of a bench, as reported.
@@ -538,7 +539,7 @@ pub struct BenchRun {
     pub interrupted: bool,
     /// Against the first run of this bench (>1 = faster).
     pub speedup: Option<f64>,
-    pub gpus: Vec<crate::verdict::GpuReport>,
+    pub gpus: Vec<crate::diagnose::verdict::GpuReport>,
     pub verdicts: Vec<&'static str>,
     pub wasted_quota_hours: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -578,10 +579,10 @@ pub fn bench_report(
     thresholds: &Thresholds,
 ) -> BenchReport {
     let mut findings = Vec::new();
-    let mut rules = vec!["KB002".to_string(), "KB003".to_string()];
+    let mut rules = vec![rule::KB002.to_string(), rule::KB003.to_string()];
     if !gpu_sampled {
         findings.push(Finding::from_rule(
-            "KB003",
+            rule::KB003,
             "nvidia-smi was not available while the commands ran: wall time only".to_string(),
         ));
     }
@@ -604,7 +605,7 @@ pub fn bench_report(
             };
             findings.push(
                 Finding::from_rule(
-                    "KB002",
+                    rule::KB002,
                     format!("`{}`: {how} after {} s", m.command, fixed(m.wall_s, 1)),
                 )
                 .with_title(format!("{label}the benched command failed")),
@@ -657,14 +658,14 @@ pub fn bench_report(
         ),
         _ => (None, Vec::new()),
     };
-    let slower = thresholds.get("threshold.bench.slower-ratio");
+    let slower = thresholds.get(threshold::BENCH_SLOWER_RATIO);
     if let (Some(s), Some(p), Some(f)) = (speedup_vs_previous, previous, first)
         && s < slower
         && f.exit_code == Some(0)
     {
         let what = describe_changes(&changed_vs_previous);
         findings.push(Finding::from_rule(
-            "KB001",
+            rule::KB001,
             format!(
                 "{name}: {} s after {} s at {} = {}x (< {}x); changed: {what}",
                 fixed(f.wall_s, 1),
@@ -674,18 +675,18 @@ pub fn bench_report(
                 shortest(slower)
             ),
         ));
-        rules.push("KB001".into());
+        rules.push(rule::KB001.into());
     }
     if changed_vs_previous.len() > 1 {
         findings.push(Finding::from_rule(
-            "KB004",
+            rule::KB004,
             format!(
                 "{} settings changed since the previous bench of {name}: {}",
                 changed_vs_previous.len(),
                 describe_changes(&changed_vs_previous)
             ),
         ));
-        rules.push("KB004".into());
+        rules.push(rule::KB004.into());
     }
     BenchReport {
         schema: BENCH_SCHEMA,

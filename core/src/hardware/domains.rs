@@ -1,11 +1,12 @@
 //! Domain defaults (spec §3, CE §1, §6), resolved for a platform through the hardware matrix.
 
+use crate::rulebook::ids::rule;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::finding::Finding;
 use crate::hardware::{UnknownId, check_platform};
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{AmpMode, DefaultItem, Domain, Platform, Template, Thresholds, rulebook};
 
 pub const DEFAULTS_SCHEMA: &str = "kgadvise.defaults/1";
@@ -177,7 +178,7 @@ pub fn defaults(
     let book = rulebook();
     let domain = check_domain(req.domain)?;
     let platform = req.platform.map(check_platform).transpose()?;
-    let mut rules = vec![domain.id.to_string(), "KH003".to_string()];
+    let mut rules = vec![domain.id.to_string(), rule::KH003.to_string()];
     let mut findings = Vec::new();
     let mut dropped = Vec::new();
     let mut resolve_list = |items: &[DefaultItem]| -> Vec<String> {
@@ -189,7 +190,7 @@ pub fn defaults(
                     Resolved::Keep(text) => out.push(text),
                     Resolved::Drop { reason, rule } => {
                         findings.push(
-                            Finding::from_rule("KH002", format!("{rule}: {reason}"))
+                            Finding::from_rule(rule::KH002, format!("{rule}: {reason}"))
                                 .with_title(format!("`{}` left out on {}", item.text, p.name)),
                         );
                         rules.push(rule.clone());
@@ -214,7 +215,7 @@ pub fn defaults(
         {
             findings.insert(
                 0,
-                Finding::from_rule("KH001", format!("{}: {}", cell.id, cell.note)),
+                Finding::from_rule(rule::KH001, format!("{}: {}", cell.id, cell.note)),
             );
             rules.push(cell.id.to_string());
         }
@@ -228,7 +229,7 @@ pub fn defaults(
     rules.extend(templates.iter().map(|t| t.id.to_string()));
     findings.extend(stale_findings_for(&rules, today, thresholds));
     let departures = book
-        .rule("KH003")
+        .rule(rule::KH003.as_str())
         .map(|r| r.fix.to_string())
         .unwrap_or_default();
     Ok(DefaultsReport {

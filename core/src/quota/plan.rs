@@ -2,18 +2,19 @@
 //! reserve, exploration budget, and with a measured cost per fold the screen/promotion cycles it buys and
 //! the last safe start of a final full-CV run.
 
+use crate::rulebook::ids::{EntryId, rule, threshold};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
-use crate::cap::{full_cv_cap_hours, full_cv_hours};
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
+use crate::quota::cap::{full_cv_cap_hours, full_cv_hours};
 use crate::quota::{
     QuotaReport, QuotaState, hours_between, push_rule, round2, use_it_or_lose_it, week,
 };
-use crate::report::{Report, stale_findings_for};
 use crate::rulebook::Thresholds;
-use crate::when::rfc3339;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
+use crate::text::number::{fixed, shortest};
+use crate::text::when::rfc3339;
 
 pub const PLAN_SCHEMA: &str = "kgadvise.plan/1";
 
@@ -170,7 +171,7 @@ pub fn budget(
 ) -> Budget {
     let weekly = state.total;
     let ended = deadline <= now;
-    let final_days = thresholds.get("threshold.plan.final-week-days");
+    let final_days = thresholds.get(threshold::PLAN_FINAL_WEEK_DAYS);
     let final_start = deadline - Duration::milliseconds((final_days * 86_400_000.0) as i64);
     let in_final = !ended && now >= final_start;
     let plannable_now = if ended { 0.0 } else { state.plannable };
@@ -298,7 +299,7 @@ pub fn plan(
     let mut findings: Vec<Finding> = quota
         .findings
         .iter()
-        .filter(|f| f.rule != "KH004")
+        .filter(|f| f.rule != rule::KH004)
         .cloned()
         .collect();
     let gpu = budget("GPU", gpu_state, now, deadline, thresholds);
@@ -307,7 +308,7 @@ pub fn plan(
         .as_ref()
         .map(|s| budget("TPU", s, now, deadline, thresholds));
     let days_left = hours_between(now, deadline) / 24.0;
-    let final_days = thresholds.get("threshold.plan.final-week-days");
+    let final_days = thresholds.get(threshold::PLAN_FINAL_WEEK_DAYS);
     let phase = if deadline <= now {
         Phase::Ended
     } else if days_left <= final_days {
@@ -315,10 +316,10 @@ pub fn plan(
     } else {
         Phase::Exploration
     };
-    push_rule(&mut rules, "KQ010");
-    push_rule(&mut rules, "threshold.plan.final-week-days");
+    push_rule(&mut rules, rule::KQ010);
+    push_rule(&mut rules, threshold::PLAN_FINAL_WEEK_DAYS);
     findings.push(Finding::from_rule(
-        "KQ010",
+        rule::KQ010,
         format!(
             "{} h now + {} weekly reset(s) x {} h = {} GPU-hours until {}; final reserve {} h, exploration {} h{}",
             fmt_h(gpu.plannable_now),
@@ -341,9 +342,9 @@ pub fn plan(
     ));
     match phase {
         Phase::Ended => {
-            push_rule(&mut rules, "KQ012");
+            push_rule(&mut rules, rule::KQ012);
             findings.push(Finding::from_rule(
-                "KQ012",
+                rule::KQ012,
                 format!(
                     "deadline {} is {} days before now ({})",
                     rfc3339(deadline),
@@ -353,9 +354,9 @@ pub fn plan(
             ));
         }
         Phase::FinalWeek => {
-            push_rule(&mut rules, "KQ011");
+            push_rule(&mut rules, rule::KQ011);
             findings.push(Finding::from_rule(
-                "KQ011",
+                rule::KQ011,
                 format!(
                     "{} days left (final week: {} days or fewer); {} GPU-hours",
                     fixed(days_left, 1),
@@ -368,23 +369,24 @@ pub fn plan(
     }
     let s = screens_per_promotion.unwrap_or_else(|| {
         thresholds
-            .get("threshold.plan.screens-per-promotion")
+            .get(threshold::PLAN_SCREENS_PER_PROMOTION)
             .round()
             .max(0.0) as u32
     });
     let fp = fold.map(|cost| fold_plan(gpu.exploration_hours, cost, s, deadline, thresholds));
     if let Some(fp) = &fp {
         for id in [
-            "KQ013",
-            "KQ014",
-            "threshold.plan.screens-per-promotion",
-            "threshold.plan.full-cv-overhead-hours",
-            "threshold.cap.full-cv-factor",
-        ] {
+            rule::KQ013.into(),
+            rule::KQ014.into(),
+            threshold::PLAN_SCREENS_PER_PROMOTION.into(),
+            threshold::PLAN_FULL_CV_OVERHEAD_HOURS.into(),
+            threshold::CAP_FULL_CV_FACTOR.into(),
+        ] as [EntryId; 5]
+        {
             push_rule(&mut rules, id);
         }
         findings.push(Finding::from_rule(
-            "KQ013",
+            rule::KQ013,
             format!(
                 "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {} cycles, {} screens and {} promotions, {} h left over",
                 shortest(fp.fold_hours),
@@ -392,7 +394,7 @@ pub fn plan(
                 fmt_h(fp.screen_hours),
                 fp.folds,
                 shortest(fp.fold_hours),
-                shortest(thresholds.get("threshold.plan.full-cv-overhead-hours")),
+                shortest(thresholds.get(threshold::PLAN_FULL_CV_OVERHEAD_HOURS)),
                 fmt_h(fp.promotion_hours),
                 fmt_h(fp.kgkit_promotion_hours),
                 s,
@@ -408,7 +410,7 @@ pub fn plan(
             - Duration::milliseconds((fp.final_run_cap_hours * 3_600_000.0).round() as i64);
         let hours_to_last = hours_between(now, last);
         let mut f = Finding::from_rule(
-            "KQ014",
+            rule::KQ014,
             format!(
                 "final full-CV run capped at {} h (1.3 x {} h): last safe start {} ({} h from now)",
                 fmt_h(fp.final_run_cap_hours),
@@ -428,9 +430,9 @@ pub fn plan(
         }
         findings.push(f);
         if phase == Phase::Exploration && fp.cycles == 0 {
-            push_rule(&mut rules, "KQ015");
+            push_rule(&mut rules, rule::KQ015);
             findings.push(Finding::from_rule(
-                "KQ015",
+                rule::KQ015,
                 format!(
                     "exploration {} h < one cycle {} h ({} screens x {} h + {} h promotion)",
                     fmt_h(gpu.exploration_hours),
@@ -489,7 +491,7 @@ impl Budget {
             fmt_h(self.weekly_hours),
             fmt_h(self.total_hours),
             self.accelerator,
-            crate::when::display_utc(deadline)
+            crate::text::when::display_utc(deadline)
         );
         if final_week {
             s.push_str(&format!(

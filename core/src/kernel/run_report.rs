@@ -2,16 +2,17 @@
 //! what to fix: second T4 idle, input-bound, too short, deadline hit, stopped by the cap, pruned, fold failed,
 //! runner did not finish (KR001-KR009 in `rules/run_report.toml`); and the measured cost per fold.
 
+use crate::rulebook::ids::{rule, threshold};
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::decimal::parse_f64;
-use crate::finding::Finding;
-use crate::json;
-use crate::number::{fixed, shortest};
-use crate::report::{Report, stale_findings_for};
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
+use crate::text::decimal::parse_f64;
+use crate::text::json;
+use crate::text::number::{fixed, shortest};
 
 pub const COLLECT_SCHEMA: &str = "kgadvise.collect/1";
 
@@ -194,7 +195,7 @@ fn job_summary(job: &Map<String, Value>, index: usize) -> JobSummary {
             keys.push(k);
         }
     }
-    crate::sort::sort_by(&mut keys, |a, b| fold_order(a, b));
+    crate::text::sort::sort_by(&mut keys, |a, b| fold_order(a, b));
     let folds = keys
         .into_iter()
         .map(|fold| {
@@ -262,7 +263,7 @@ fn gpu_utils(v: Option<&Value>, busy_pct: f64) -> Vec<GpuUtil> {
             .collect(),
         _ => Vec::new(),
     };
-    crate::sort::sort_by(&mut out, |a, b| fold_order(&a.index, &b.index));
+    crate::text::sort::sort_by(&mut out, |a, b| fold_order(&a.index, &b.index));
     out
 }
 
@@ -329,7 +330,7 @@ pub fn collect(
         ));
     };
 
-    let busy_pct = thresholds.get("threshold.run-report.busy-util-pct");
+    let busy_pct = thresholds.get(threshold::RUN_REPORT_BUSY_UTIL_PCT);
     let jobs: Vec<JobSummary> = jobs_v
         .iter()
         .enumerate()
@@ -373,7 +374,7 @@ pub fn collect(
 
     // ---- did the runner finish (KR008), was it stopped by the cap (KR005)
     let finished = elapsed_s.is_some();
-    let cap_frac = thresholds.get("threshold.run-report.cap-reached-fraction");
+    let cap_frac = thresholds.get(threshold::RUN_REPORT_CAP_REACHED_FRACTION);
     let status = text(root.get("status")).map(|s| s.to_ascii_lowercase());
     let cancelled = status.as_deref().is_some_and(|s| s.contains("cancel"));
     let busiest_gpu_s = {
@@ -385,11 +386,11 @@ pub fn collect(
     };
     let ran_s = elapsed_s.unwrap_or(busiest_gpu_s);
     if let Some(b) = budget_h {
-        used.push("threshold.run-report.cap-reached-fraction".into());
+        used.push(threshold::RUN_REPORT_CAP_REACHED_FRACTION.into());
         let at_cap = b > 0.0 && ran_s >= cap_frac * b * 3600.0 && !deadline_flag;
         if cancelled || at_cap {
             findings.push(Finding::from_rule(
-                "KR005",
+                rule::KR005,
                 format!(
                     "ran {} of a {} cap (>= {} %){}{}",
                     h(ran_s / 3600.0),
@@ -406,13 +407,13 @@ pub fn collect(
         }
     } else if cancelled {
         findings.push(Finding::from_rule(
-            "KR005",
+            rule::KR005,
             "status cancelled (no budget_h in the report)",
         ));
     }
     if !finished {
         findings.push(Finding::from_rule(
-            "KR008",
+            rule::KR008,
             format!(
                 "no elapsed_s: the runner never wrote its final report; {} of {} folds done",
                 all_folds
@@ -431,7 +432,7 @@ pub fn collect(
             .collect();
         if !unexplained.is_empty() {
             findings.push(Finding::from_rule(
-                "KR008",
+                rule::KR008,
                 format!(
                     "job(s) {} not complete although every fold is done (assembly did not finish)",
                     unexplained.join(", ")
@@ -459,7 +460,7 @@ pub fn collect(
             .map(|slug| format!(" (e.g. --resume-from <user>/{slug})"))
             .unwrap_or_default();
         findings.push(Finding::from_rule(
-            "KR004",
+            rule::KR004,
             format!("{}{resume}", parts.join("; ")),
         ));
     }
@@ -468,12 +469,12 @@ pub fn collect(
     let pruned = list(FoldOutcome::Pruned);
     if !pruned.is_empty() {
         findings.push(Finding::from_rule(
-            "KR006",
+            rule::KR006,
             format!("pruned: {}", pruned.join(", ")),
         ));
     }
     let tail_lines = thresholds
-        .get("threshold.run-report.log-tail-lines")
+        .get(threshold::RUN_REPORT_LOG_TAIL_LINES)
         .max(1.0) as usize;
     for (job, raw) in jobs.iter().zip(jobs_v.iter()) {
         let errors = raw.get("errors").and_then(Value::as_object);
@@ -506,18 +507,18 @@ pub fn collect(
                 ),
                 _ => format!("{} fold {}{rc}; no log tail in `errors`", job.name, f.fold),
             };
-            used.push("threshold.run-report.log-tail-lines".into());
-            findings.push(Finding::from_rule("KR007", ev));
+            used.push(threshold::RUN_REPORT_LOG_TAIL_LINES.into());
+            findings.push(Finding::from_rule(rule::KR007, ev));
         }
     }
 
     // ---- utilisation (KR001, KR002, KR003)
-    let too_short_min = thresholds.get("threshold.run-report.too-short-minutes");
+    let too_short_min = thresholds.get(threshold::RUN_REPORT_TOO_SHORT_MINUTES);
     let too_short = elapsed_s.is_some_and(|e| e < too_short_min * 60.0);
     if too_short {
-        used.push("threshold.run-report.too-short-minutes".into());
+        used.push(threshold::RUN_REPORT_TOO_SHORT_MINUTES.into());
         findings.push(Finding::from_rule(
-            "KR003",
+            rule::KR003,
             format!(
                 "elapsed {} min < {} min",
                 fixed(elapsed_s.unwrap_or(0.0) / 60.0, 1),
@@ -535,9 +536,9 @@ pub fn collect(
         )
     };
     if gpu_util.len() >= 2 && busy_gpus >= 1 && busy_gpus < gpu_util.len() {
-        used.push("threshold.run-report.busy-util-pct".into());
+        used.push(threshold::RUN_REPORT_BUSY_UTIL_PCT.into());
         findings.push(Finding::from_rule(
-            "KR001",
+            rule::KR001,
             format!(
                 "{} (busy means mean util > {} %)",
                 gpu_util.iter().map(describe).collect::<Vec<_>>().join(", "),
@@ -545,14 +546,14 @@ pub fn collect(
             ),
         ));
     }
-    let input_bound = thresholds.get("threshold.run-report.input-bound-util-pct");
+    let input_bound = thresholds.get(threshold::RUN_REPORT_INPUT_BOUND_UTIL_PCT);
     if busy_gpus > 0 && !too_short {
         let busy: Vec<&GpuUtil> = gpu_util.iter().filter(|g| g.busy).collect();
         let mean = busy.iter().filter_map(|g| g.util_mean).sum::<f64>() / busy.len() as f64;
-        used.push("threshold.run-report.input-bound-util-pct".into());
+        used.push(threshold::RUN_REPORT_INPUT_BOUND_UTIL_PCT.into());
         if mean < input_bound {
             findings.push(Finding::from_rule(
-                "KR002",
+                rule::KR002,
                 format!(
                     "busy GPUs' mean utilisation {} % < {} % ({})",
                     fixed(mean, 1),
@@ -585,7 +586,7 @@ pub fn collect(
     let quota = cost.map(|c| if cpu { 0.0 } else { c / divisor as f64 });
     if cost.is_none() {
         findings.push(Finding::from_rule(
-            "KR009",
+            rule::KR009,
             format!(
                 "no completed fold with a duration among {} folds",
                 all_folds.len()
@@ -594,7 +595,7 @@ pub fn collect(
     } else if gpu_util.is_empty() && !cpu && !tpu {
         findings.push(
             Finding::from_rule(
-                "KR009",
+                rule::KR009,
                 format!(
                     "accelerator {}, {gpus} GPU(s) listed, no gpu_util samples: quota hours per fold assume one busy GPU",
                     accelerator.as_deref().unwrap_or("unknown")
@@ -605,10 +606,10 @@ pub fn collect(
         );
     }
 
-    crate::sort::sort_by_key(&mut findings, |f| f.severity);
+    crate::text::sort::sort_by_key(&mut findings, |f| f.severity);
     let mut rules: Vec<String> = findings.iter().map(|f| f.rule.clone()).collect();
     rules.extend(used.iter().cloned());
-    crate::sort::sort(&mut rules);
+    crate::text::sort::sort(&mut rules);
     rules.dedup();
     findings.extend(stale_findings_for(&used, today, thresholds));
     let folds_done = all_folds

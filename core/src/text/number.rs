@@ -7,7 +7,7 @@
 //! decimal expansion of the binary value (a small base-10^9 bignum) rounded half to even:
 //!
 //! - [`fixed`] is `format!("{x:.N}")`, [`sci`] is `format!("{x:.Ne}")`, [`shortest`] is `x.to_string()`;
-//! - [`json`] is serde_json's text of a float (`crate::json` prints whole JSON values with it).
+//! - [`json`] is serde_json's text of a float (`crate::text::json` prints whole JSON values with it).
 //!
 //! NaN, infinities, `-0.0` and huge or tiny values are handled like `format!` does; nothing panics.
 //! [`shortest`] tries 1 to 17 significant digits and keeps the first that reads back as the same value,

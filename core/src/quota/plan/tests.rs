@@ -1,6 +1,6 @@
 use super::*;
 use crate::quota::{Observed, quota_state, reading_from_numbers, roll_forward};
-use crate::when::{DateRole, parse_time};
+use crate::text::when::{DateRole, parse_time};
 use proptest::prelude::*;
 
 fn at(s: &str) -> DateTime<Utc> {

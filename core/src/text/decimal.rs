@@ -186,7 +186,7 @@ const POW10_EXACT: [f64; 23] = [
 
 /// More than 19 significant digits or an extreme exponent: a first guess from the leading digits, then
 /// corrected one double at a time until the whole decimal lies in the guess's rounding interval, decided
-/// exactly by [`crate::number::against_interval`] (big-integer expansions; this path is rare).
+/// exactly by [`crate::text::number::against_interval`] (big-integer expansions; this path is rare).
 fn approximate(body: &[u8]) -> f64 {
     let (digits, point) = significant_digits(body);
     if digits.is_empty() {
@@ -206,7 +206,7 @@ fn approximate(body: &[u8]) -> f64 {
     }
     // The guess is within a few units in the last place; the bound only guards against a defect.
     for _ in 0..64 {
-        match crate::number::against_interval(a, &digits, point) {
+        match crate::text::number::against_interval(a, &digits, point) {
             std::cmp::Ordering::Equal => return a,
             std::cmp::Ordering::Greater if a == f64::MAX => return f64::INFINITY,
             std::cmp::Ordering::Greater => a = a.next_up(),

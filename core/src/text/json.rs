@@ -2,7 +2,7 @@
 //!
 //! serde_json prints floats with zmij (its code and a ~10 KB table of powers of ten), both when it writes
 //! JSON and when it words a type error ("invalid type: floating point `1.5`, expected a string"). Core
-//! needs neither in the page: [`text`] writes JSON with floats by [`crate::number::json`], and
+//! needs neither in the page: [`text`] writes JSON with floats by [`crate::text::number::json`], and
 //! [`from_value`] reads typed data from a parsed `Value` with serde's messages, floats again by
 //! `number::json`. The text is the same as serde_json's.
 
@@ -16,7 +16,7 @@ use serde::de::{
 };
 use serde_json::Value;
 
-use crate::number;
+use crate::text::number;
 
 /// `serde_json::to_string(value)` (for a `Value` or `Number`: its `Display`, "{v}"), floats printed by
 /// [`number::json`]. Empty when serialisation fails (a map with non-string keys; never for a `Value`).

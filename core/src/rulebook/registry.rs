@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::finding::Finding;
-use crate::number::shortest;
-use crate::report::Report;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
 use crate::rulebook::{RuleDoc, rulebook};
+use crate::text::number::shortest;
 
 pub const EXPLAIN_SCHEMA: &str = "kgadvise.explain/1";
 
@@ -293,7 +293,7 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
         })
         .take(8)
         .collect();
-    crate::sort::sort(&mut suggestions);
+    crate::text::sort::sort(&mut suggestions);
     Err(UnknownRule {
         given: id.to_string(),
         suggestions,
@@ -303,7 +303,7 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
 /// docs/rules.md: every finding rule's documentation, generated from the rules data.
 pub fn render_rules_markdown() -> String {
     let mut rules: Vec<&RuleDoc> = rulebook().rules.iter().collect();
-    crate::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
+    crate::text::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
     let mut out = String::from(
         "# kgadvise rules\n\nGenerated from `rules/*.toml` by `kgadvise explain --all-markdown`; do not edit by hand \
          (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n",

@@ -6,17 +6,22 @@
 //! `check --quota FILE`): it auto-detects the form and returns a typed [`QuotaReading`] with the GPU and
 //! TPU quotas separately. [`quota_state`] turns a reading into the [`QuotaReport`] of `kgadvise quota`.
 
+use crate::rulebook::ids::{EntryId, FactId, fact, rule, threshold};
+pub mod cap;
+pub mod plan;
+pub mod tpu;
+
 use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::decimal::parse_f64;
-use crate::finding::Finding;
-use crate::json;
-use crate::number::{fixed, shortest};
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
-use crate::when::{DateRole, parse_time, rfc3339};
+use crate::text::decimal::parse_f64;
+use crate::text::json;
+use crate::text::number::{fixed, shortest};
+use crate::text::when::{DateRole, parse_time, rfc3339};
 
 pub const QUOTA_SCHEMA: &str = "kgadvise.quota/1";
 
@@ -273,10 +278,10 @@ impl Resource {
             Resource::Tpu => "TPU",
         }
     }
-    pub fn weekly_fact_id(self) -> &'static str {
+    pub fn weekly_fact_id(self) -> FactId {
         match self {
-            Resource::Gpu => "fact.quota.gpu-weekly-hours",
-            Resource::Tpu => "fact.quota.tpu-weekly-hours",
+            Resource::Gpu => fact::QUOTA_GPU_WEEKLY_HOURS,
+            Resource::Tpu => fact::QUOTA_TPU_WEEKLY_HOURS,
         }
     }
     pub fn weekly_fact(self) -> f64 {
@@ -897,8 +902,8 @@ pub fn reservations(
     now: DateTime<Utc>,
     thresholds: &Thresholds,
 ) -> (Vec<Reservation>, Vec<String>) {
-    let default_cap = rulebook().fact_value("fact.quota.default-run-cap-hours");
-    let margin = thresholds.get("threshold.quota.stale-run-margin-hours");
+    let default_cap = rulebook().fact_value(fact::QUOTA_DEFAULT_RUN_CAP_HOURS);
+    let margin = thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS);
     let mut held = Vec::new();
     let mut stale = Vec::new();
     for run in &log.runs {
@@ -952,8 +957,8 @@ pub fn week() -> Duration {
 /// refreshAt.
 pub fn assumed_next_reset(now: DateTime<Utc>) -> DateTime<Utc> {
     let book = rulebook();
-    let weekday = book.fact_value("fact.quota.reset-weekday");
-    let hour = book.fact_value("fact.quota.reset-hour-utc");
+    let weekday = book.fact_value(fact::QUOTA_RESET_WEEKDAY);
+    let hour = book.fact_value(fact::QUOTA_RESET_HOUR_UTC);
     let weekday = if (1.0..=7.0).contains(&weekday) {
         weekday as u32
     } else {
@@ -989,8 +994,8 @@ pub fn roll_forward(refresh: DateTime<Utc>, now: DateTime<Utc>) -> (DateTime<Utc
 /// "Use it or lose it" (kgkit): 0 < hours to reset ≤ window and plannable ≥ minimum.
 pub fn use_it_or_lose_it(hours_to_reset: f64, plannable: f64, thresholds: &Thresholds) -> bool {
     hours_to_reset > 0.0
-        && hours_to_reset <= thresholds.get("threshold.quota.use-it-window-hours")
-        && plannable >= thresholds.get("threshold.quota.use-it-min-hours")
+        && hours_to_reset <= thresholds.get(threshold::QUOTA_USE_IT_WINDOW_HOURS)
+        && plannable >= thresholds.get(threshold::QUOTA_USE_IT_MIN_HOURS)
 }
 
 // ------------------------------------------------------------------ quota state
@@ -1078,7 +1083,7 @@ pub fn quota_state(
         (None, Observed::Unknown) => None,
     };
     let age_minutes = observed_at.map(|t| round2(hours_between(t, now) * 60.0));
-    let live_limit = thresholds.get("threshold.quota.live-minutes");
+    let live_limit = thresholds.get(threshold::QUOTA_LIVE_MINUTES);
     let live = match age_minutes {
         Some(age) => age <= live_limit,
         None => false,
@@ -1113,9 +1118,9 @@ pub fn quota_state(
             // The reset has happened since the figure: a fresh week of the figure's total (kgkit).
             used = 0.0;
             remaining = q.total;
-            push_rule(rules, "KQ002");
+            push_rule(rules, rule::KQ002);
             findings.push(Finding::from_rule(
-                "KQ002",
+                rule::KQ002,
                 format!(
                     "{}: refreshAt {} has passed (now {}): {} h used of {} h before; the week rolled over, {} h available, next reset {}",
                     resource.name(),
@@ -1129,9 +1134,9 @@ pub fn quota_state(
             ));
         }
         if assumed {
-            push_rule(rules, "KQ007");
+            push_rule(rules, rule::KQ007);
             findings.push(Finding::from_rule(
-                "KQ007",
+                rule::KQ007,
                 format!(
                     "{}: no refreshAt in the input; assumed the next reset at {}",
                     resource.name(),
@@ -1179,7 +1184,7 @@ pub fn quota_state(
             _ => from_runs,
         };
         if reserved > 0.0 || !mine.is_empty() {
-            push_rule(rules, "KQ004");
+            push_rule(rules, rule::KQ004);
             let list: Vec<String> = mine
                 .iter()
                 .map(|r| {
@@ -1199,7 +1204,7 @@ pub fn quota_state(
                 format!("runs log: {}", list.join("; "))
             };
             findings.push(Finding::from_rule(
-                "KQ004",
+                rule::KQ004,
                 format!(
                     "{}: {reserved_2} h reserved ({what}); plannable = {} - {reserved_2}",
                     resource.name(),
@@ -1213,24 +1218,24 @@ pub fn quota_state(
         let use_it = use_it_or_lose_it(hours_to_reset, plannable, thresholds);
         if use_it {
             any_use_it = true;
-            push_rule(rules, "KQ003");
+            push_rule(rules, rule::KQ003);
             findings.push(Finding::from_rule(
-                "KQ003",
+                rule::KQ003,
                 format!(
                     "{}: {} h plannable expire at the reset in {} h ({}); window {} h, minimum {} h",
                     resource.name(),
                     fixed(plannable, 2),
                     fixed(hours_to_reset, 1),
                     rfc3339(next_reset),
-                    shortest(thresholds.get("threshold.quota.use-it-window-hours")),
-                    shortest(thresholds.get("threshold.quota.use-it-min-hours")),
+                    shortest(thresholds.get(threshold::QUOTA_USE_IT_WINDOW_HOURS)),
+                    shortest(thresholds.get(threshold::QUOTA_USE_IT_MIN_HOURS)),
                 ),
             ));
         }
         if plannable <= 0.0 {
-            push_rule(rules, "KQ006");
+            push_rule(rules, rule::KQ006);
             findings.push(Finding::from_rule(
-                "KQ006",
+                rule::KQ006,
                 format!(
                     "{}: {} h used of {} h, {} h remaining, {} h reserved; reset {}",
                     resource.name(),
@@ -1268,21 +1273,21 @@ pub fn quota_state(
         .as_ref()
         .map(|q| build(Resource::Tpu, q, &mut findings, &mut rules));
     if gpu.is_none() && tpu.is_none() {
-        push_rule(&mut rules, "KQ005");
+        push_rule(&mut rules, rule::KQ005);
         findings.push(Finding::from_rule(
-            "KQ005",
+            rule::KQ005,
             format!("{}: no GPU or TPU figure", reading.form.describe()),
         ));
     }
     if !stale.is_empty() {
-        push_rule(&mut rules, "KQ004");
+        push_rule(&mut rules, rule::KQ004);
         findings.push(
             Finding::from_rule(
-                "KQ004",
+                rule::KQ004,
                 format!(
                     "{} stale runs-log entries skipped (in flight longer than cap + {} h): {}",
                     stale.len(),
-                    shortest(thresholds.get("threshold.quota.stale-run-margin-hours")),
+                    shortest(thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS)),
                     stale.join("; ")
                 ),
             )
@@ -1291,7 +1296,7 @@ pub fn quota_state(
         );
     }
     if (gpu.is_some() || tpu.is_some()) && !live {
-        push_rule(&mut rules, "KQ001");
+        push_rule(&mut rules, rule::KQ001);
         let why = match (reading.fetched_at, observed_at, age_minutes) {
             (Some(f), _, Some(age)) => format!(
                 "kgkit cache fetched at {} ({} old)",
@@ -1304,7 +1309,7 @@ pub fn quota_state(
             _ => "the input does not say when the figure was read".to_string(),
         };
         findings.push(Finding::from_rule(
-            "KQ001",
+            rule::KQ001,
             format!(
                 "NOT LIVE: {why}; live limit {} min; runs logged since are counted, sessions started elsewhere are not",
                 shortest(live_limit)
@@ -1312,9 +1317,9 @@ pub fn quota_state(
         ));
     }
     for r in [
-        "fact.quota.gpu-weekly-hours",
-        "fact.quota.tpu-weekly-hours",
-        "fact.quota.default-run-cap-hours",
+        fact::QUOTA_GPU_WEEKLY_HOURS,
+        fact::QUOTA_TPU_WEEKLY_HOURS,
+        fact::QUOTA_DEFAULT_RUN_CAP_HOURS,
     ] {
         push_rule(&mut rules, r);
     }
@@ -1371,7 +1376,8 @@ pub fn describe_age(minutes: f64) -> String {
     }
 }
 
-pub(crate) fn push_rule(rules: &mut Vec<String>, id: &str) {
+pub(crate) fn push_rule(rules: &mut Vec<String>, id: impl Into<EntryId>) {
+    let id = id.into().as_str();
     if !rules.iter().any(|r| r == id) {
         rules.push(id.to_string());
     }

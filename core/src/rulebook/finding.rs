@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rulebook::ids::RuleId;
+
 /// How much a finding matters (defined with the rules schema: rule docs carry one).
 pub use crate::rulebook::Severity;
 
@@ -17,22 +19,23 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// A finding for a documented rule: title, severity and fix default to the rule's documentation.
-    /// An unknown ID is a programming error caught by the registry tests, so it degrades to the ID itself.
-    pub fn from_rule(rule_id: &str, evidence: impl Into<String>) -> Finding {
-        match crate::rulebook().rule(rule_id) {
+    /// A finding of a documented rule: title, severity and fix come from the rule's doc (`RuleId`s are
+    /// generated from the rule book, so the doc exists).
+    pub fn from_rule(rule: RuleId, evidence: impl Into<String>) -> Finding {
+        let evidence = evidence.into();
+        match crate::rulebook().rule(rule.as_str()) {
             Some(doc) => Finding {
                 rule: doc.id.to_string(),
                 severity: doc.severity,
                 title: doc.title.to_string(),
-                evidence: evidence.into(),
+                evidence,
                 fix: doc.fix.to_string(),
             },
             None => Finding {
-                rule: rule_id.to_string(),
+                rule: rule.as_str().to_string(),
                 severity: Severity::Info,
-                title: rule_id.to_string(),
-                evidence: evidence.into(),
+                title: rule.as_str().to_string(),
+                evidence,
                 fix: String::new(),
             },
         }
@@ -57,4 +60,29 @@ impl Finding {
 /// True when any finding is an error (CLI exit code 1).
 pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// Findings as text, one block each in the order given: `severity[RULE]: title`, then the evidence and
+/// the fix when there are any. The CLI's text output and the rule snapshots show findings this way.
+pub fn render_text(findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        s.push_str(f.severity.as_str());
+        s.push('[');
+        s.push_str(&f.rule);
+        s.push_str("]: ");
+        s.push_str(&f.title);
+        s.push('\n');
+        if !f.evidence.is_empty() {
+            s.push_str("  evidence: ");
+            s.push_str(&f.evidence);
+            s.push('\n');
+        }
+        if !f.fix.is_empty() {
+            s.push_str("  fix: ");
+            s.push_str(&f.fix);
+            s.push('\n');
+        }
+    }
+    s
 }

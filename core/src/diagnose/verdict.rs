@@ -6,26 +6,39 @@
 //! [`Diagnoser`] is fed line by line (memory independent of the log's length); [`diagnose_text`] and
 //! [`diagnose_bytes`] take a whole pasted input (the web page).
 
+use crate::rulebook::ids::{RuleId, ThresholdId, rule, threshold};
 use serde::Serialize;
 
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
-use crate::nvsmi::{AssumedInterval, Collector, Diagnostic, GpuAcc, LogParser, ParseOptions};
-use crate::report::Report;
+use crate::diagnose::nvsmi::{
+    AssumedInterval, Collector, Diagnostic, GpuAcc, LogParser, ParseOptions,
+};
 use crate::rulebook::Thresholds;
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::Report;
+use crate::text::number::{fixed, shortest};
 
 pub const DIAGNOSE_SCHEMA: &str = "kgadvise.diagnose/1";
 
-const T_BUSY: &str = "threshold.verdict.busy-util-pct";
-const T_INPUT: &str = "threshold.verdict.input-bound-util-pct";
-const T_COMPUTE: &str = "threshold.verdict.compute-bound-util-pct";
-const T_STALLS: &str = "threshold.verdict.stalls-ratio";
-const T_COMPUTE_RATIO: &str = "threshold.verdict.compute-ratio";
-const T_MEM: &str = "threshold.verdict.memory-peak-pct";
-const T_POWER: &str = "threshold.verdict.power-confidence-pct";
-const T_SHORT: &str = "threshold.verdict.too-short-min";
-const T_KGKIT_S: &str = "threshold.verdict.kgkit-interval-s";
-const T_DMON_S: &str = "threshold.verdict.dmon-interval-s";
+/// The utilisation thresholds a timeline of utilisation draws, with what crossing each means.
+pub const TIMELINE_THRESHOLDS: &[(ThresholdId, &str)] = &[
+    (threshold::VERDICT_INPUT_BOUND_UTIL_PCT, "input-bound below"),
+    (threshold::VERDICT_BUSY_UTIL_PCT, "busy above"),
+    (
+        threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT,
+        "compute-bound above",
+    ),
+];
+
+const T_BUSY: ThresholdId = threshold::VERDICT_BUSY_UTIL_PCT;
+const T_INPUT: ThresholdId = threshold::VERDICT_INPUT_BOUND_UTIL_PCT;
+const T_COMPUTE: ThresholdId = threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT;
+const T_STALLS: ThresholdId = threshold::VERDICT_STALLS_RATIO;
+const T_COMPUTE_RATIO: ThresholdId = threshold::VERDICT_COMPUTE_RATIO;
+const T_MEM: ThresholdId = threshold::VERDICT_MEMORY_PEAK_PCT;
+const T_POWER: ThresholdId = threshold::VERDICT_POWER_CONFIDENCE_PCT;
+const T_SHORT: ThresholdId = threshold::VERDICT_TOO_SHORT_MIN;
+const T_KGKIT_S: ThresholdId = threshold::VERDICT_KGKIT_INTERVAL_S;
+const T_DMON_S: ThresholdId = threshold::VERDICT_DMON_INTERVAL_S;
 
 /// The verdicts, in fix-first order (the order of this enum).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -57,17 +70,17 @@ impl Verdict {
         }
     }
 
-    pub fn rule(self) -> &'static str {
+    pub fn rule(self) -> RuleId {
         match self {
-            Verdict::NoData => "KV001",
-            Verdict::Idle => "KV002",
-            Verdict::MemoryBound => "KV003",
-            Verdict::SecondGpuIdle => "KV004",
-            Verdict::InputBound => "KV005",
-            Verdict::Stalls => "KV006",
-            Verdict::ComputeBound => "KV007",
-            Verdict::Mixed => "KV008",
-            Verdict::TooShort => "KV009",
+            Verdict::NoData => rule::KV001,
+            Verdict::Idle => rule::KV002,
+            Verdict::MemoryBound => rule::KV003,
+            Verdict::SecondGpuIdle => rule::KV004,
+            Verdict::InputBound => rule::KV005,
+            Verdict::Stalls => rule::KV006,
+            Verdict::ComputeBound => rule::KV007,
+            Verdict::Mixed => rule::KV008,
+            Verdict::TooShort => rule::KV009,
         }
     }
 }
@@ -177,12 +190,12 @@ impl Diagnoser {
     }
 
     /// A worker for the next chunk of CSV rows, when the input is in a CSV layout that allows it.
-    pub fn csv_worker(&self) -> Option<crate::nvsmi::CsvWorker> {
+    pub fn csv_worker(&self) -> Option<crate::diagnose::nvsmi::CsvWorker> {
         self.parser.csv_worker()
     }
 
     /// Merges a worker that read the chunk right after everything fed so far.
-    pub fn absorb(&mut self, w: crate::nvsmi::CsvWorker) {
+    pub fn absorb(&mut self, w: crate::diagnose::nvsmi::CsvWorker) {
         self.parser.absorb(w, &mut self.collector);
     }
 
@@ -225,7 +238,7 @@ pub fn diagnose_bytes(
     inputs: RunInputs,
     t: &Thresholds,
 ) -> DiagnoseReport {
-    diagnose_text(&crate::nvsmi::decode(bytes), opts, inputs, t)
+    diagnose_text(&crate::diagnose::nvsmi::decode(bytes), opts, inputs, t)
 }
 
 fn round(v: f64, digits: i32) -> f64 {
@@ -327,7 +340,7 @@ fn judge(
         .iter()
         .map(|g| gpu_report(g, interval, busy_t))
         .collect();
-    crate::sort::sort_by_key(&mut gpus, |g| g.index);
+    crate::text::sort::sort_by_key(&mut gpus, |g| g.index);
 
     // Overall span: from timestamps across GPUs, else the longest per-GPU span.
     let firsts = c
@@ -684,17 +697,17 @@ fn judge(
         rules.push(T_SHORT.into());
     }
 
-    crate::sort::sort_by_key(&mut fired, |(v, _)| *v);
+    crate::text::sort::sort_by_key(&mut fired, |(v, _)| *v);
     let verdicts: Vec<&'static str> = fired.iter().map(|(v, _)| v.as_str()).collect();
     let mut findings: Vec<Finding> = Vec::new();
     let mut rule_ids: Vec<String> = fired.iter().map(|(v, _)| v.rule().to_string()).collect();
     findings.extend(fired.into_iter().map(|(_, f)| f));
     if span_s.is_none() && !gpus.is_empty() {
         findings.push(Finding::from_rule(
-            "KV011",
+            rule::KV011,
             "the samples carry no timestamps and no sampling interval is known: pass --interval-s S",
         ));
-        rule_ids.push("KV011".into());
+        rule_ids.push(rule::KV011.into());
     }
     if c.diagnostics_total > 0 {
         let shown: Vec<String> = c
@@ -705,7 +718,7 @@ fn judge(
             .collect();
         let more = c.diagnostics_total.saturating_sub(shown.len());
         findings.push(Finding::from_rule(
-            "KV010",
+            rule::KV010,
             format!(
                 "{}{}",
                 shown.join("; "),
@@ -716,7 +729,7 @@ fn judge(
                 }
             ),
         ));
-        rule_ids.push("KV010".into());
+        rule_ids.push(rule::KV010.into());
     }
     rule_ids.extend(rules);
     let mut seen = std::collections::BTreeSet::new();

@@ -1,10 +1,13 @@
 //! Platforms, capabilities and the hardware matrix (spec §1-2): one cell with its condition, or the table.
 
+pub mod domains;
+pub mod worth;
+
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::finding::Finding;
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{Cell, Shape, Support, Thresholds, rulebook};
 
 pub const MATRIX_SCHEMA: &str = "kgadvise.matrix/1";

@@ -1,11 +1,12 @@
 //! "Is the GPU worth the quota?" (spec §4, CE §4).
 
+use crate::rulebook::ids::rule;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::finding::Finding;
 use crate::hardware::UnknownId;
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
 
 pub const WORTH_GPU_SCHEMA: &str = "kgadvise.worth-gpu/1";
@@ -111,12 +112,14 @@ pub fn worth_gpu(
                 .unwrap_or_default()
         )
     };
-    let rules = vec![entry.id.to_string(), "KH010".to_string()];
-    let mut findings = vec![Finding::from_rule("KH010", evidence).with_title(format!(
-        "{}: {}",
-        entry.name,
-        choice.as_str()
-    ))];
+    let rules = vec![entry.id.to_string(), rule::KH010.to_string()];
+    let mut findings = vec![
+        Finding::from_rule(rule::KH010, evidence).with_title(format!(
+            "{}: {}",
+            entry.name,
+            choice.as_str()
+        )),
+    ];
     findings.extend(stale_findings_for(&rules, today, thresholds));
     Ok(WorthGpuReport {
         schema: WORTH_GPU_SCHEMA,

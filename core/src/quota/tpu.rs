@@ -1,14 +1,15 @@
 //! TPU or GPU? (spec §9, KG §6): both finish times, the choice and why.
 
+use crate::rulebook::ids::{EntryId, fact, rule};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
-use crate::finding::Finding;
-use crate::number::{fixed, shortest};
 use crate::quota::{assumed_next_reset, push_rule, round2};
-use crate::report::{Report, stale_findings_for};
+use crate::rulebook::finding::Finding;
+use crate::rulebook::report::{Report, stale_findings_for};
 use crate::rulebook::{Thresholds, rulebook};
-use crate::when::rfc3339;
+use crate::text::number::{fixed, shortest};
+use crate::text::when::rfc3339;
 
 pub const TPU_SCHEMA: &str = "kgadvise.tpu/1";
 
@@ -117,28 +118,26 @@ pub fn tpu(
     }
     let queue = input
         .queue_hours
-        .unwrap_or_else(|| book.fact_value("fact.quota.tpu-queue-hours"));
-    let startup = book.fact_value("fact.quota.tpu-startup-minutes") / 60.0;
-    let speed = book.fact_value("fact.quota.tpu-speed-t4");
-    let gpu_limit = book.fact_value("fact.quota.gpu-session-hours");
-    let tpu_limit = book.fact_value("fact.quota.tpu-session-hours");
-    let gpu_weekly = book.fact_value("fact.quota.gpu-weekly-hours");
-    let tpu_weekly = book.fact_value("fact.quota.tpu-weekly-hours");
+        .unwrap_or_else(|| book.fact_value(fact::QUOTA_TPU_QUEUE_HOURS));
+    let startup = book.fact_value(fact::QUOTA_TPU_STARTUP_MINUTES) / 60.0;
+    let speed = book.fact_value(fact::QUOTA_TPU_SPEED_T4);
+    let gpu_limit = book.fact_value(fact::QUOTA_GPU_SESSION_HOURS);
+    let tpu_limit = book.fact_value(fact::QUOTA_TPU_SESSION_HOURS);
+    let gpu_weekly = book.fact_value(fact::QUOTA_GPU_WEEKLY_HOURS);
+    let tpu_weekly = book.fact_value(fact::QUOTA_TPU_WEEKLY_HOURS);
     let next_reset = match input.next_reset {
         Some(r) if r > now => r,
         _ => assumed_next_reset(now),
     };
-    let mut rules: Vec<String> = [
-        "KQ030",
-        "fact.quota.tpu-queue-hours",
-        "fact.quota.tpu-startup-minutes",
-        "fact.quota.tpu-speed-t4",
-        "fact.quota.gpu-session-hours",
-        "fact.quota.tpu-session-hours",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let used: [EntryId; 6] = [
+        rule::KQ030.into(),
+        fact::QUOTA_TPU_QUEUE_HOURS.into(),
+        fact::QUOTA_TPU_STARTUP_MINUTES.into(),
+        fact::QUOTA_TPU_SPEED_T4.into(),
+        fact::QUOTA_GPU_SESSION_HOURS.into(),
+        fact::QUOTA_TPU_SESSION_HOURS.into(),
+    ];
+    let mut rules: Vec<String> = used.iter().map(|s| s.to_string()).collect();
     let mut findings = Vec::new();
 
     // GPU: now + T4 time when the hours suffice (chained 12 h sessions, resumed), else the part beyond the
@@ -168,10 +167,10 @@ pub fn tpu(
         // What the quota lacks now runs after the reset, queued again.
         let rest = tpu_needed - tpu_plannable;
         tpu_finish = tpu_finish.max(after(next_reset, queue + startup + rest));
-        push_rule(&mut rules, "KQ032");
-        push_rule(&mut rules, "fact.quota.tpu-weekly-hours");
+        push_rule(&mut rules, rule::KQ032);
+        push_rule(&mut rules, fact::QUOTA_TPU_WEEKLY_HOURS);
         findings.push(Finding::from_rule(
-            "KQ032",
+            rule::KQ032,
             format!(
                 "the run needs {} TPU-hours ({h} T4-hours / {speed} + {tpu_sessions} x {} h start-up), {} plannable before the reset {}",
                 fixed(tpu_needed, 2),
@@ -184,9 +183,9 @@ pub fn tpu(
         ));
     }
     if tpu_sessions > 1 {
-        push_rule(&mut rules, "KQ031");
+        push_rule(&mut rules, rule::KQ031);
         findings.push(Finding::from_rule(
-            "KQ031",
+            rule::KQ031,
             format!(
                 "{} h on the TPU > the {tpu_limit} h TPU session limit: {tpu_sessions} sessions, each queued ({queue} h) again",
                 fixed(tpu_work, 2),
@@ -258,15 +257,15 @@ pub fn tpu(
     };
     findings.insert(
         0,
-        Finding::from_rule("KQ030", format!("{gpu_text}; {tpu_text}")).with_title(format!(
+        Finding::from_rule(rule::KQ030, format!("{gpu_text}; {tpu_text}")).with_title(format!(
             "Run it on the {}: {reason}",
             choice.as_str().to_ascii_uppercase()
         )),
     );
     if choice == TpuChoice::Tpu {
-        push_rule(&mut rules, "KQ033");
+        push_rule(&mut rules, rule::KQ033);
         findings.push(Finding::from_rule(
-            "KQ033",
+            rule::KQ033,
             format!(
                 "queue wait {queue} h (observed 10-24 h): a bug found after it costs a whole queue cycle",
                 queue = shortest(queue)
@@ -300,7 +299,7 @@ pub fn tpu(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::when::{DateRole, parse_time};
+    use crate::text::when::{DateRole, parse_time};
 
     fn at(s: &str) -> DateTime<Utc> {
         parse_time(s, DateRole::Instant).unwrap()

@@ -3,6 +3,12 @@
 //! UTF-16 file of ASCII text is recognised by its NUL bytes). Readers that must reject bad bytes use
 //! [`decode_strict`], the others [`decode_input`] (bad bytes become U+FFFD).
 
+pub mod decimal;
+pub mod json;
+pub mod number;
+pub mod sort;
+pub mod when;
+
 use std::borrow::Cow;
 
 /// How the bytes of an input were encoded.

@@ -1,0 +1,164 @@
+//! Every rule's fixture, in one data-driven test. `tests/fixtures/rules/<CODE>.toml` holds cases, each an
+//! advisor request (`command` and `request`, the JSON the npm package and the Python wheel take, written
+//! as TOML; `files` reads text fields from `tests/fixtures/`) that must produce a finding of the rule
+//! (`fires = true`) or must not (`fires = false`). The text and JSON of the rule's findings in the firing
+//! cases are insta snapshots (`tests/tests/snapshots/`), so a change of wording is reviewed, not missed:
+//! `cargo insta review` (or `INSTA_UPDATE=always cargo test -p kgadvise-tests --test rule_fixtures`)
+//! re-blesses them. Each rule of the book has a fixture with a case of each kind.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use kgadvise_core::Finding;
+use kgadvise_core::request::advise_json;
+use kgadvise_core::rulebook;
+use kgadvise_core::rulebook::finding::render_text;
+use kgadvise_tests::fixture;
+use serde::Deserialize;
+
+/// The time of every case without a `now` of its own.
+const CLOCK: &str = "2026-12-01T00:00:00Z";
+
+/// Rules whose fixtures are not written yet (each area adds its own as its advisor takes requests).
+const PENDING: &[&str] = &[
+    "KB001", "KB002", "KB003", "KB004", "KH001", "KH002", "KH003", "KH004", "KH010", "KM001",
+    "KM002", "KM003", "KM004", "KM005", "KM006", "KM007", "KM008", "KM009", "KM010", "KM011",
+    "KM012", "KM013", "KM014", "KM015", "KM016", "KM017", "KM018", "KM019", "KM020", "KM021",
+    "KM022", "KM023", "KM024", "KM025", "KM026", "KM027", "KQ001", "KQ002", "KQ003", "KQ004",
+    "KQ005", "KQ006", "KQ007", "KQ010", "KQ011", "KQ012", "KQ013", "KQ014", "KQ015", "KQ020",
+    "KQ030", "KQ031", "KQ032", "KQ033", "KR001", "KR002", "KR003", "KR004", "KR005", "KR006",
+    "KR007", "KR008", "KR009", "KS001", "KS002", "KS003", "KS004", "KS005", "KS006", "KS007",
+    "KS010", "KS011", "KS012", "KS013", "KS020", "KS021", "KS022", "KS023", "KV001", "KV002",
+    "KV003", "KV004", "KV005", "KV006", "KV007", "KV008", "KV009", "KV010", "KV011",
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fixture {
+    case: Vec<Case>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    fires: bool,
+    command: String,
+    #[serde(default)]
+    request: BTreeMap<String, toml::Value>,
+    /// Request fields read from a file under tests/fixtures/ (field name -> relative path).
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+}
+
+fn clock() -> DateTime<Utc> {
+    CLOCK.parse().expect("CLOCK is RFC 3339")
+}
+
+/// The case's request as JSON, with its file fields read in.
+fn request_json(code: &str, case: &Case) -> String {
+    let mut request = serde_json::to_value(&case.request)
+        .unwrap_or_else(|e| panic!("{code} {:?}: request is not JSON: {e}", case.name));
+    for (field, rel) in &case.files {
+        let path = fixture(rel);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{code} {:?}: cannot read {}: {e}",
+                case.name,
+                path.display()
+            )
+        });
+        request[field] = serde_json::Value::String(text);
+    }
+    request.to_string()
+}
+
+/// The findings of one case (the report's `findings`).
+fn findings_of(code: &str, case: &Case) -> Vec<Finding> {
+    let json = request_json(code, case);
+    let report = advise_json(&case.command, &json, clock())
+        .unwrap_or_else(|e| panic!("{code} {:?}: {e}", case.name));
+    let report: serde_json::Value = serde_json::from_str(&report).expect("reports are JSON");
+    serde_json::from_value(report["findings"].clone())
+        .unwrap_or_else(|e| panic!("{code} {:?}: findings: {e}", case.name))
+}
+
+/// Runs one rule's fixture: every case as it says, and the snapshot of what the firing ones show.
+fn check_fixture(code: &str, fixture: &Fixture) -> (bool, bool) {
+    let (mut fired, mut clean) = (false, false);
+    let mut shown = String::new();
+    for case in &fixture.case {
+        let findings = findings_of(code, case);
+        let of_rule: Vec<Finding> = findings.into_iter().filter(|f| f.rule == code).collect();
+        assert_eq!(
+            !of_rule.is_empty(),
+            case.fires,
+            "{code} {:?}: expected the rule {}; findings of it: {of_rule:#?}",
+            case.name,
+            if case.fires { "to fire" } else { "not to fire" }
+        );
+        if case.fires {
+            fired = true;
+            let json = serde_json::to_string_pretty(&of_rule).expect("findings are JSON");
+            shown.push_str(&format!(
+                "## {}\n{}\n{json}\n\n",
+                case.name,
+                render_text(&of_rule)
+            ));
+        } else {
+            clean = true;
+        }
+    }
+    insta::assert_snapshot!(code.to_string(), shown);
+    (fired, clean)
+}
+
+#[test]
+fn every_rule_fires_on_its_fixture_and_not_on_its_clean_cases() {
+    let mut missing = Vec::new();
+    for doc in rulebook().rules.iter() {
+        let code = doc.id.as_ref();
+        if PENDING.contains(&code) {
+            continue;
+        }
+        let path = fixture(&format!("rules/{code}.toml"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            missing.push(format!("{code}: no fixture {}", path.display()));
+            continue;
+        };
+        let fixture: Fixture =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        match check_fixture(code, &fixture) {
+            (true, true) => {}
+            (fired, _) => missing.push(format!(
+                "{code}: no case {} ({})",
+                if fired {
+                    "where it must not fire"
+                } else {
+                    "where it fires"
+                },
+                path.display()
+            )),
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn fixtures_are_of_rules_of_the_book_and_pending_is_true() {
+    let codes: std::collections::BTreeSet<&str> =
+        rulebook().rules.iter().map(|r| r.id.as_ref()).collect();
+    for entry in std::fs::read_dir(fixture("rules")).expect("tests/fixtures/rules") {
+        let name = entry.expect("a readable entry").file_name();
+        let name = name.to_string_lossy();
+        let code = name.trim_end_matches(".toml");
+        assert!(
+            codes.contains(code),
+            "tests/fixtures/rules/{name}: not a rule of the book"
+        );
+        assert!(
+            !PENDING.contains(&code),
+            "{code} has a fixture: take it off PENDING"
+        );
+    }
+}
