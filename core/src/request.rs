@@ -194,6 +194,10 @@ pub fn advise_json(
     }
     match command {
         "cap" => answer(request, clock, crate::quota::cap::cap),
+        "matrix" => answer(request, clock, crate::hardware::matrix),
+        "defaults" => answer(request, clock, crate::hardware::domains::defaults),
+        "worth-gpu" => answer(request, clock, crate::hardware::worth::worth_gpu),
+        "explain" => answer(request, clock, crate::rulebook::registry::explain),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -205,7 +209,7 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap"];
+pub const ADVISORS: &[&str] = &["cap", "matrix", "defaults", "worth-gpu", "explain"];
 
 #[cfg(test)]
 mod tests {

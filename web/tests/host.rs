@@ -4,12 +4,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![recursion_limit = "256"]
 
+use kgadvise_core::hardware::grid;
 use kgadvise_core::hardware::worth::Choice;
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
 use kgadvise_web::components::findings::fix_first;
 use kgadvise_web::components::inputs::parse_count;
 use kgadvise_web::pages::defaults::defaults_report;
-use kgadvise_web::pages::matrix::{grid, matrix_report};
+use kgadvise_web::pages::matrix::matrix_report;
 use kgadvise_web::pages::rules::explain_answer;
 use kgadvise_web::pages::worth_gpu::{WorthAnswer, worth_answer};
 use kgadvise_web::query::{Query, href, rule_href};

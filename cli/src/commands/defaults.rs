@@ -2,7 +2,7 @@ use std::process::ExitCode;
 
 use kgadvise_core::hardware::domains::{self, DefaultsReport, DefaultsRequest};
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise defaults images --platform t4x2
@@ -30,15 +30,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    let req = DefaultsRequest {
-        domain: &args.domain,
-        platform: args.platform.as_deref(),
+    let request = DefaultsRequest {
+        domain: args.domain.clone(),
+        platform: args.platform.clone(),
         cores: args.cores,
         processes: args.processes,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let report = domains::defaults(&req, today, &thresholds)?;
+    // The positional domain goes unnamed: the message names it.
+    let report = domains::defaults(&request, clock())
+        .map_err(|e| CliError::request(e, &[("domain", "")]))?;
     let code = emit(&report, global, human)?;
     crate::output::share(
         global,
@@ -93,7 +95,8 @@ fn human(r: &DefaultsReport) -> String {
             s.push_str(&format!("  - {n}\n"));
         }
     }
-    s.push_str(&format!("\n{}\n\n", r.departures));
+    // The reminder to say why on a departure (r.departures) is the KH003 finding's fix.
+    s.push('\n');
     s.push_str(&render_findings(&r.findings));
     s
 }

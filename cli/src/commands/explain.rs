@@ -1,9 +1,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use kgadvise_core::rulebook::registry::{self, Explanation};
+use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest, Explanation, IdList};
 
-use crate::output::{CliError, Global, emit};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise explain KH001                 a finding rule
@@ -27,39 +27,45 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // The global flags are checked even where they change nothing: a bad --now or --set is refused.
-    global.now()?;
-    global.thresholds()?;
-    let mut out = std::io::stdout().lock();
-    if args.all_markdown {
-        let _ = write!(out, "{}", registry::render_rules_markdown());
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.list {
-        let book = kgadvise_core::rulebook();
-        if global.json {
-            let ids: Vec<serde_json::Value> = book
-                .ids()
-                .map(|(id, kind)| serde_json::json!({"rule": id, "kind": kind}))
-                .collect();
-            let obj = serde_json::json!({"schema": "kgadvise.explain-list/1", "rules": ids, "findings": []});
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&obj).unwrap_or_default()
-            );
-        } else {
-            for (id, kind) in book.ids() {
-                let _ = writeln!(out, "{id:<40} {kind}");
-            }
+    let request = ExplainRequest {
+        id: args.rule.clone(),
+        list: args.list,
+        all_markdown: args.all_markdown,
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    // The positional ID goes unnamed: the message names it.
+    let report = registry::explain(&request, clock()).map_err(|e| {
+        let unknown = e.field == "id"
+            && registry::suggestions(request.id.as_deref().unwrap_or_default()).is_empty();
+        let mut error = CliError::request(e, &[("id", "")]);
+        if unknown {
+            error
+                .message
+                .push_str(" (kgadvise explain --list, docs/rules.md)");
         }
-        return Ok(ExitCode::SUCCESS);
+        error
+    })?;
+    match &report {
+        // Markdown as it is, even with --json: the source of docs/rules.md.
+        ExplainReport::Markdown(m) => {
+            let _ = write!(std::io::stdout().lock(), "{}", m.markdown);
+            Ok(ExitCode::SUCCESS)
+        }
+        ExplainReport::List(list) => emit(list, global, human_list),
+        ExplainReport::Entry(e) => {
+            let code = emit(e, global, human)?;
+            crate::output::share(global, "rules", &[("id", Some(e.rule.clone()))]);
+            Ok(code)
+        }
     }
-    let id = args.rule.unwrap_or_default();
-    let explanation = registry::explain(&id).map_err(|e| CliError::usage(e.to_string()))?;
-    let code = emit(&explanation, global, human)?;
-    crate::output::share(global, "rules", &[("id", Some(explanation.rule.clone()))]);
-    Ok(code)
+}
+
+fn human_list(list: &IdList) -> String {
+    list.rules
+        .iter()
+        .map(|r| format!("{:<40} {}\n", r.rule, r.kind))
+        .collect()
 }
 
 fn human(e: &Explanation) -> String {

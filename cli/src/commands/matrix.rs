@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use kgadvise_core::hardware::{self, CellAnswer, MatrixReport};
+use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, MatrixRequest};
 
-use crate::output::{CliError, Global, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit, render_findings, table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise matrix --platform t4x2 --capability bf16     one cell, with its condition
@@ -27,14 +27,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    let report = hardware::matrix(
-        args.platform.as_deref(),
-        args.capability.as_deref(),
-        today,
-        &thresholds,
-    )?;
+    let request = MatrixRequest {
+        platform: args.platform.clone(),
+        capability: args.capability.clone(),
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    let report = hardware::matrix(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     let code = emit(&report, global, human)?;
     crate::output::share(
         global,
@@ -83,23 +82,15 @@ fn human(report: &MatrixReport) -> String {
                 }
             } else {
                 // The seed's layout: capabilities as rows, platforms as columns, support values only.
-                let book = kgadvise_core::rulebook();
+                let (columns, grid_rows) = hardware::grid(cells);
                 let mut header = vec!["capability"];
-                header.extend(book.platforms.iter().map(|p| p.key.as_ref()));
-                let rows: Vec<Vec<String>> = book
-                    .capabilities
+                header.extend(columns.iter().map(|(key, _)| key.as_str()));
+                let rows: Vec<Vec<String>> = grid_rows
                     .iter()
-                    .map(|cap| {
-                        let mut row = vec![cap.key.to_string()];
-                        for p in book.platforms.iter() {
-                            let v = cells
-                                .iter()
-                                .find(|c| c.capability == cap.key && c.platform == p.key)
-                                .map(|c| c.support.as_str())
-                                .unwrap_or("?");
-                            row.push(v.to_string());
-                        }
-                        row
+                    .map(|(key, _, row)| {
+                        let mut line = vec![key.clone()];
+                        line.extend(row.iter().map(|c| c.support.as_str().to_string()));
+                        line
                     })
                     .collect();
                 s.push_str(&table(&header, &rows));

@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use kgadvise_core::hardware::worth::{self, WorthGpuReport};
+use kgadvise_core::hardware::worth::{self, WorthGpuReport, WorthGpuRequest};
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise worth-gpu --task gbdt --rows 2000000
@@ -26,9 +26,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    let report = worth::worth_gpu(&args.task, args.rows, args.refits, today, &thresholds)?;
+    let request = WorthGpuRequest {
+        task: args.task.clone(),
+        rows: Some(args.rows),
+        refits: args.refits,
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    let report = worth::worth_gpu(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     let code = emit(&report, global, human)?;
     crate::output::share(
         global,

@@ -1,15 +1,39 @@
 //! Domain defaults (spec §3, CE §1, §6), resolved for a platform through the hardware matrix.
 
-use crate::rulebook::ids::rule;
-use chrono::NaiveDate;
-use serde::Serialize;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
-use crate::hardware::{UnknownId, check_platform};
+use crate::hardware::{check_platform, unknown_key};
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::{Report, stale_findings_for};
-use crate::rulebook::{AmpMode, DefaultItem, Domain, Platform, Template, Thresholds, rulebook};
+use crate::rulebook::ids::{EntryId, entry, rule};
+use crate::rulebook::report::{Findings, Report};
+use crate::rulebook::{AmpMode, Cell, DefaultItem, Domain, Platform, Support, Template, rulebook};
 
 pub const DEFAULTS_SCHEMA: &str = "kgadvise.defaults/1";
+
+/// `kgadvise defaults DOMAIN`: the defaults to write for a kind of competition, resolved for the
+/// platform it runs on when one is given.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct DefaultsRequest {
+    /// Domain key (required): `images`, `text`, `llm-finetune`, `tabular`, `recsys-timeseries`,
+    /// `audio` or `inference`.
+    pub domain: String,
+    /// Platform key to resolve AMP, torch.compile, workers... for: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`,
+    /// `windows` or `linux` (default: none, the platform-dependent items keep their conditions).
+    pub platform: Option<String>,
+    /// CPU cores, where the platform does not fix them (local machines, TPU VMs).
+    pub cores: Option<u32>,
+    /// Training processes sharing the cores, e.g. folds in parallel (default: one per GPU on
+    /// multi-GPU platforms, else one).
+    pub processes: Option<u32>,
+    /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
+    /// caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
+}
 
 /// A default left out on this platform, with the reason and the matrix entry that gave it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -32,7 +56,7 @@ pub struct DefaultsReport {
     pub dropped: Vec<DroppedDefault>,
     pub templates: Vec<Template>,
     pub platform_notes: Vec<String>,
-    /// CE §6: a departure from a default gets a comment saying why.
+    /// CE §6: a departure from a default gets a comment saying why (the fix of KH003).
     pub departures: String,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
@@ -44,24 +68,30 @@ impl Report for DefaultsReport {
     }
 }
 
-pub fn check_domain(key: &str) -> Result<&'static Domain, UnknownId> {
+/// The domain of a request's `domain` key.
+pub fn check_domain(key: &str) -> Result<&'static Domain, RequestError> {
     let book = rulebook();
-    book.domain(key).ok_or_else(|| UnknownId {
-        what: "domain",
-        given: key.to_string(),
-        valid: book.domain_keys().into_iter().map(String::from).collect(),
-    })
+    if key.is_empty() {
+        return Err(RequestError::new(
+            "domain",
+            format!(
+                "expected a domain; valid values: {}",
+                book.domain_keys().join(", ")
+            ),
+        ));
+    }
+    book.domain(key)
+        .ok_or_else(|| unknown_key("domain", "domain", key, &book.domain_keys()))
 }
 
-/// Options of a defaults request beyond domain and platform.
-#[derive(Debug, Clone, Default)]
-pub struct DefaultsRequest<'a> {
-    pub domain: &'a str,
-    pub platform: Option<&'a str>,
-    /// CPU cores when the platform does not fix them (local machines, TPU VMs).
-    pub cores: Option<u32>,
-    /// Processes sharing the cores (folds in parallel); default: one per GPU on multi-GPU platforms.
-    pub processes: Option<u32>,
+/// The matrix cell of a capability (by its entry ID) on a platform.
+fn cell_of(capability: EntryId, platform: &Platform) -> Option<&'static Cell> {
+    let book = rulebook();
+    let capability = book
+        .capabilities
+        .iter()
+        .find(|c| c.id == capability.as_str())?;
+    book.cell(&capability.key, &platform.key)
 }
 
 enum Resolved {
@@ -82,63 +112,82 @@ fn amp_phrase(mode: AmpMode, training: bool) -> Option<&'static str> {
     }
 }
 
-fn resolve(
-    item: &DefaultItem,
-    domain: &Domain,
-    platform: &Platform,
-    req: &DefaultsRequest,
-) -> Resolved {
-    let book = rulebook();
-    if item.gpu && platform.gpus == 0 {
-        return Resolved::Drop {
-            reason: format!("needs a GPU; {} has none", platform.name),
-            rule: platform.id.to_string(),
+/// The validated request and the domain's items resolved for the platform: what the rules read.
+struct DefaultsRun {
+    domain: &'static Domain,
+    platform: Option<&'static Platform>,
+    cores: Option<u32>,
+    processes: Option<u32>,
+    always: Vec<String>,
+    when_measured: Vec<String>,
+    dropped: Vec<DroppedDefault>,
+}
+
+impl DefaultsRun {
+    fn of(request: &DefaultsRequest) -> Result<DefaultsRun, RequestError> {
+        let mut run = DefaultsRun {
+            domain: check_domain(&request.domain)?,
+            platform: request
+                .platform
+                .as_deref()
+                .map(check_platform)
+                .transpose()?,
+            cores: request.cores,
+            processes: request.processes,
+            always: Vec::new(),
+            when_measured: Vec::new(),
+            dropped: Vec::new(),
         };
+        let domain = run.domain;
+        run.always = run.resolve_list(&domain.always);
+        run.when_measured = run.resolve_list(&domain.when_measured);
+        Ok(run)
     }
-    if item.multi_gpu && platform.gpus < 2 {
-        return Resolved::Drop {
-            reason: format!(
-                "needs two GPUs; {} is counted as {}",
-                platform.name, platform.gpus
-            ),
-            rule: platform.id.to_string(),
-        };
-    }
-    if item.amp {
-        return match amp_phrase(platform.amp, domain.training) {
-            Some(phrase) => Resolved::Keep(format!("{}: {phrase}", item.text)),
-            None => Resolved::Drop {
-                reason: book
-                    .cell("fp16-amp", &platform.key)
-                    .map(|c| c.note.to_string())
-                    .unwrap_or_else(|| "no AMP on this platform".into()),
-                rule: format!("matrix.fp16-amp.{}", platform.key),
-            },
-        };
-    }
-    if let Some(cap) = &item.requires
-        && let Some(cell) = book.cell(cap, &platform.key)
-    {
-        if !cell.support.usable() {
-            return Resolved::Drop {
-                reason: cell.note.to_string(),
-                rule: cell.id.to_string(),
+
+    /// The items kept (as written for the platform); the ones left out go to `dropped`.
+    fn resolve_list(&mut self, items: &[DefaultItem]) -> Vec<String> {
+        let mut kept = Vec::new();
+        for item in items {
+            let Some(platform) = self.platform else {
+                kept.push(unresolved(item, self.domain));
+                continue;
             };
+            match self.resolve(item, platform) {
+                Resolved::Keep(text) => kept.push(text),
+                Resolved::Drop { reason, rule } => self.dropped.push(DroppedDefault {
+                    text: item.text.to_string(),
+                    reason,
+                    rule,
+                }),
+            }
         }
-        if cell.support == crate::rulebook::Support::Partial {
-            return Resolved::Keep(format!(
-                "{} (on {}: {})",
-                item.text, platform.name, cell.note
-            ));
-        }
+        kept
     }
-    if item.workers {
-        let cores = req.cores.or(platform.cpu_cores);
-        let processes = req
+
+    fn resolve(&self, item: &DefaultItem, platform: &Platform) -> Resolved {
+        if let Some(dropped) = needs_gpus(item, platform) {
+            return dropped;
+        }
+        if item.amp {
+            return amp(item, self.domain, platform);
+        }
+        if let Some(resolved) = requires(item, platform) {
+            return resolved;
+        }
+        if item.workers {
+            return Resolved::Keep(self.workers(item, platform));
+        }
+        Resolved::Keep(item.text.to_string())
+    }
+
+    /// `num_workers` from the cores and the processes sharing them.
+    fn workers(&self, item: &DefaultItem, platform: &Platform) -> String {
+        let cores = self.cores.or(platform.cpu_cores);
+        let processes = self
             .processes
             .unwrap_or(if platform.gpus >= 2 { platform.gpus } else { 1 })
             .max(1);
-        return Resolved::Keep(match cores {
+        match cores {
             Some(cores) => {
                 let each = (cores / processes).max(1);
                 format!(
@@ -148,12 +197,67 @@ fn resolve(
                 )
             }
             None => format!(
-                "{} (cores unknown on {}: pass --cores N)",
+                "{} (CPU cores unknown on {}: give them to resolve num_workers)",
                 item.text, platform.name
             ),
+        }
+    }
+}
+
+/// An item for a GPU (or two) on a platform without.
+fn needs_gpus(item: &DefaultItem, platform: &Platform) -> Option<Resolved> {
+    if item.gpu && platform.gpus == 0 {
+        return Some(Resolved::Drop {
+            reason: format!("needs a GPU; {} has none", platform.name),
+            rule: platform.id.to_string(),
         });
     }
-    Resolved::Keep(item.text.to_string())
+    if item.multi_gpu && platform.gpus < 2 {
+        return Some(Resolved::Drop {
+            reason: format!(
+                "needs two GPUs; {} is counted as {}",
+                platform.name, platform.gpus
+            ),
+            rule: platform.id.to_string(),
+        });
+    }
+    None
+}
+
+/// The AMP item: the platform's precision, or left out where there is none.
+fn amp(item: &DefaultItem, domain: &Domain, platform: &Platform) -> Resolved {
+    match amp_phrase(platform.amp, domain.training) {
+        Some(phrase) => Resolved::Keep(format!("{}: {phrase}", item.text)),
+        None => {
+            let cell = cell_of(entry::CAPABILITY_FP16_AMP, platform);
+            Resolved::Drop {
+                reason: cell.map_or_else(
+                    || "no AMP on this platform".to_string(),
+                    |c| c.note.to_string(),
+                ),
+                rule: cell.map_or_else(|| platform.id.to_string(), |c| c.id.to_string()),
+            }
+        }
+    }
+}
+
+/// An item that needs a capability: left out where the matrix says it is not usable, kept with the
+/// condition where it is partial.
+fn requires(item: &DefaultItem, platform: &Platform) -> Option<Resolved> {
+    let cell = rulebook().cell(item.requires.as_deref()?, &platform.key)?;
+    if !cell.support.usable() {
+        return Some(Resolved::Drop {
+            reason: cell.note.to_string(),
+            rule: cell.id.to_string(),
+        });
+    }
+    if cell.support == Support::Partial {
+        return Some(Resolved::Keep(format!(
+            "{} (on {}: {})",
+            item.text, platform.name, cell.note
+        )));
+    }
+    None
 }
 
 fn unresolved(item: &DefaultItem, domain: &Domain) -> String {
@@ -169,85 +273,99 @@ fn unresolved(item: &DefaultItem, domain: &Domain) -> String {
     }
 }
 
-/// The domain's defaults, resolved for the platform when one is given.
-pub fn defaults(
-    req: &DefaultsRequest,
-    today: NaiveDate,
-    thresholds: &Thresholds,
-) -> Result<DefaultsReport, UnknownId> {
-    let book = rulebook();
-    let domain = check_domain(req.domain)?;
-    let platform = req.platform.map(check_platform).transpose()?;
-    let mut rules = vec![domain.id.to_string(), rule::KH003.to_string()];
-    let mut findings = Vec::new();
-    let mut dropped = Vec::new();
-    let mut resolve_list = |items: &[DefaultItem]| -> Vec<String> {
-        let mut out = Vec::new();
-        for item in items {
-            match platform {
-                None => out.push(unresolved(item, domain)),
-                Some(p) => match resolve(item, domain, p, req) {
-                    Resolved::Keep(text) => out.push(text),
-                    Resolved::Drop { reason, rule } => {
-                        findings.push(
-                            Finding::from_rule(rule::KH002, format!("{rule}: {reason}"))
-                                .with_title(format!("`{}` left out on {}", item.text, p.name)),
-                        );
-                        rules.push(rule.clone());
-                        dropped.push(DroppedDefault {
-                            text: item.text.to_string(),
-                            reason,
-                            rule,
-                        });
-                    }
-                },
-            }
-        }
-        out
+/// KH001: a PyTorch domain on a platform whose PyTorch cannot run (the Kaggle P100).
+fn pytorch_unusable(run: &DefaultsRun, out: &mut Findings) {
+    let Some(platform) = run.platform else {
+        return;
     };
-    let always = resolve_list(&domain.always);
-    let when_measured = resolve_list(&domain.when_measured);
-    if let Some(p) = platform {
-        rules.push(p.id.to_string());
-        if domain.pytorch
-            && let Some(cell) = book.cell("pytorch", &p.key)
-            && !cell.support.usable()
-        {
-            findings.insert(
-                0,
-                Finding::from_rule(rule::KH001, format!("{}: {}", cell.id, cell.note)),
-            );
-            rules.push(cell.id.to_string());
-        }
+    if !run.domain.pytorch {
+        return;
     }
-    let templates: Vec<Template> = domain
+    if let Some(cell) = cell_of(entry::CAPABILITY_PYTORCH, platform)
+        && !cell.support.usable()
+    {
+        out.add(rule::KH001, format!("{}: {}", cell.id, cell.note));
+        out.uses_entry(&cell.id);
+    }
+}
+
+/// KH002: each default left out on the platform, with the entry that says why.
+fn defaults_left_out(run: &DefaultsRun, out: &mut Findings) {
+    let Some(platform) = run.platform else {
+        return;
+    };
+    for d in &run.dropped {
+        out.push(
+            Finding::from_rule(rule::KH002, format!("{}: {}", d.rule, d.reason))
+                .with_title(format!("`{}` left out on {}", d.text, platform.name)),
+        );
+        out.uses_entry(&d.rule);
+    }
+}
+
+/// KH003: every defaults answer reminds that a departure from a default gets a comment saying why.
+fn say_why_when_departing(run: &DefaultsRun, out: &mut Findings) {
+    let on = run
+        .platform
+        .map(|p| format!(" on {}", p.name))
+        .unwrap_or_default();
+    out.add(
+        rule::KH003,
+        format!(
+            "{}{on}: {} defaults always, {} when measured",
+            run.domain.name,
+            run.always.len(),
+            run.when_measured.len()
+        ),
+    );
+}
+
+/// `kgadvise defaults DOMAIN`: the domain's defaults, resolved for the platform when one is given.
+/// Errors name the request field.
+pub fn defaults(
+    request: &DefaultsRequest,
+    clock: DateTime<Utc>,
+) -> Result<DefaultsReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let run = DefaultsRun::of(request)?;
+    let book = rulebook();
+    let mut out = Findings::new();
+    pytorch_unusable(&run, &mut out);
+    defaults_left_out(&run, &mut out);
+    say_why_when_departing(&run, &mut out);
+    out.uses_entry(&run.domain.id);
+    if let Some(p) = run.platform {
+        out.uses_entry(&p.id);
+    }
+    let templates: Vec<Template> = run
+        .domain
         .templates
         .iter()
         .filter_map(|t| book.template(t))
         .cloned()
         .collect();
-    rules.extend(templates.iter().map(|t| t.id.to_string()));
-    findings.extend(stale_findings_for(&rules, today, thresholds));
-    let departures = book
-        .rule(rule::KH003.as_str())
-        .map(|r| r.fix.to_string())
-        .unwrap_or_default();
+    for t in &templates {
+        out.uses_entry(&t.id);
+    }
+    let closed = out.finish(now.date_naive(), &thresholds);
     Ok(DefaultsReport {
         schema: DEFAULTS_SCHEMA,
-        domain: domain.key.to_string(),
-        domain_name: domain.name.to_string(),
-        platform: platform.map(|p| p.key.to_string()),
-        platform_name: platform.map(|p| p.name.to_string()),
-        always,
-        when_measured,
-        dropped,
+        domain: run.domain.key.to_string(),
+        domain_name: run.domain.name.to_string(),
+        platform: run.platform.map(|p| p.key.to_string()),
+        platform_name: run.platform.map(|p| p.name.to_string()),
+        always: run.always,
+        when_measured: run.when_measured,
+        dropped: run.dropped,
         templates,
-        platform_notes: platform
+        platform_notes: run
+            .platform
             .map(|p| p.notes.iter().map(|n| n.to_string()).collect())
             .unwrap_or_default(),
-        departures,
-        rules,
-        findings,
+        departures: Finding::from_rule(rule::KH003, "").fix,
+        rules: closed.rules,
+        findings: closed.findings,
     })
 }
 
@@ -255,18 +373,20 @@ pub fn defaults(
 mod tests {
     use super::*;
 
-    fn run(domain: &str, platform: Option<&str>) -> DefaultsReport {
-        let req = DefaultsRequest {
-            domain,
-            platform,
+    fn clock() -> DateTime<Utc> {
+        "2026-11-30T00:00:00Z".parse().unwrap()
+    }
+
+    fn request(domain: &str, platform: Option<&str>) -> DefaultsRequest {
+        DefaultsRequest {
+            domain: domain.to_string(),
+            platform: platform.map(String::from),
             ..Default::default()
-        };
-        defaults(
-            &req,
-            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
-            &Thresholds::defaults(),
-        )
-        .unwrap()
+        }
+    }
+
+    fn run(domain: &str, platform: Option<&str>) -> DefaultsReport {
+        defaults(&request(domain, platform), clock()).unwrap()
     }
 
     #[test]
@@ -354,20 +474,14 @@ mod tests {
             run("images", Some("linux"))
                 .always
                 .iter()
-                .any(|s| s.contains("pass --cores N"))
+                .any(|s| s.contains("CPU cores unknown on"))
         );
         let req = DefaultsRequest {
-            domain: "images",
-            platform: Some("linux"),
             cores: Some(16),
             processes: Some(2),
+            ..request("images", Some("linux"))
         };
-        let r = defaults(
-            &req,
-            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
-            &Thresholds::defaults(),
-        )
-        .unwrap();
+        let r = defaults(&req, clock()).unwrap();
         assert!(
             r.always.iter().any(|s| s.contains("num_workers=8")),
             "{:?}",
@@ -393,22 +507,31 @@ mod tests {
     }
 
     #[test]
-    fn unknown_domain_lists_the_valid_ones() {
-        let req = DefaultsRequest {
-            domain: "vision",
-            ..Default::default()
-        };
-        let e = defaults(
-            &req,
-            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
-            &Thresholds::defaults(),
-        )
-        .unwrap_err();
+    fn every_answer_reminds_to_say_why_on_a_departure() {
+        let r = run("images", None);
+        let kh003: Vec<_> = r.findings.iter().filter(|f| f.rule == "KH003").collect();
+        assert_eq!(kh003.len(), 1, "{:?}", r.findings);
+        assert_eq!(kh003[0].fix, r.departures);
+        assert!(r.rules.contains(&"KH003".to_string()), "{:?}", r.rules);
+    }
+
+    #[test]
+    fn unknown_or_missing_keys_name_the_field() {
+        let field = |r: DefaultsRequest| defaults(&r, clock()).unwrap_err();
+        let e = field(request("vision", None));
+        assert_eq!(e.field, "domain");
         assert!(
-            e.to_string().contains(
+            e.message.contains(
                 "images, text, llm-finetune, tabular, recsys-timeseries, audio, inference"
             ),
             "{e}"
         );
+        assert_eq!(field(request("", None)).field, "domain");
+        assert_eq!(field(request("images", Some("v100"))).field, "platform");
+        let json = crate::request::from_json::<DefaultsRequest>(
+            r#"{"domain": "images", "platform": "linux", "cores": 16, "processes": 2}"#,
+        )
+        .unwrap();
+        assert_eq!(json.cores, Some(16));
     }
 }

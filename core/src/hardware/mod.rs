@@ -3,14 +3,31 @@
 pub mod domains;
 pub mod worth;
 
-use chrono::NaiveDate;
-use serde::Serialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::{Report, stale_findings_for};
-use crate::rulebook::{Cell, Shape, Support, Thresholds, rulebook};
+use crate::rulebook::report::{Findings, Report};
+use crate::rulebook::{Capability, Cell, Platform, Shape, Support, rulebook};
 
 pub const MATRIX_SCHEMA: &str = "kgadvise.matrix/1";
+
+/// `kgadvise matrix`: one cell when both `platform` and `capability` are given, otherwise the table
+/// (filtered by the one given) with the status of the Kaggle machine shapes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct MatrixRequest {
+    /// Platform key: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`, `windows` or `linux` (default: every platform).
+    pub platform: Option<String>,
+    /// Capability key: `fp16-amp`, `bf16`, `torch-compile`, ... (default: every capability).
+    pub capability: Option<String>,
+    /// The time of the answer, for the age of the matrix entries (RFC 3339 or a date; default: the
+    /// caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
+}
 
 /// One matrix cell as answered: `support` is `yes|no|partial|n/a`, `note` the seed's condition.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -69,7 +86,8 @@ impl Report for MatrixReport {
     }
 }
 
-/// An identifier the rules do not know, with the valid values for the message.
+/// An identifier the rules do not know, with the valid values for the message (the metric of the
+/// statistics advisors; the hardware advisors answer a [`RequestError`] naming the field).
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnknownId {
     pub what: &'static str,
@@ -91,26 +109,29 @@ impl std::fmt::Display for UnknownId {
 
 impl std::error::Error for UnknownId {}
 
-pub fn check_platform(key: &str) -> Result<&'static crate::rulebook::Platform, UnknownId> {
-    let book = rulebook();
-    book.platform(key).ok_or_else(|| UnknownId {
-        what: "platform",
-        given: key.to_string(),
-        valid: book.platform_keys().into_iter().map(String::from).collect(),
-    })
+/// A key of the rules that names nothing: the request field, and the valid values in the message.
+pub(crate) fn unknown_key(field: &str, what: &str, given: &str, valid: &[&str]) -> RequestError {
+    RequestError::new(
+        field,
+        format!(
+            "unknown {what} `{given}`; valid values: {}",
+            valid.join(", ")
+        ),
+    )
 }
 
-pub fn check_capability(key: &str) -> Result<&'static crate::rulebook::Capability, UnknownId> {
+/// The platform of a request's `platform` key.
+pub fn check_platform(key: &str) -> Result<&'static Platform, RequestError> {
     let book = rulebook();
-    book.capability(key).ok_or_else(|| UnknownId {
-        what: "capability",
-        given: key.to_string(),
-        valid: book
-            .capability_keys()
-            .into_iter()
-            .map(String::from)
-            .collect(),
-    })
+    book.platform(key)
+        .ok_or_else(|| unknown_key("platform", "platform", key, &book.platform_keys()))
+}
+
+/// The capability of a request's `capability` key.
+pub fn check_capability(key: &str) -> Result<&'static Capability, RequestError> {
+    let book = rulebook();
+    book.capability(key)
+        .ok_or_else(|| unknown_key("capability", "capability", key, &book.capability_keys()))
 }
 
 fn answer(cell: &Cell) -> CellAnswer {
@@ -148,86 +169,157 @@ pub fn shape_answer(shape: &Shape) -> ShapeAnswer {
 }
 
 /// One cell: "can I use `capability` on `platform`?"
-pub fn cell(platform: &str, capability: &str) -> Result<CellAnswer, UnknownId> {
-    check_platform(platform)?;
-    check_capability(capability)?;
+pub fn cell(platform: &str, capability: &str) -> Result<CellAnswer, RequestError> {
+    let platform = check_platform(platform)?;
+    let capability = check_capability(capability)?;
     // Validation guarantees the matrix is complete; the fallback only keeps this panic-free.
     rulebook()
-        .cell(capability, platform)
+        .cell(&capability.key, &platform.key)
         .map(answer)
-        .ok_or_else(|| UnknownId {
-            what: "matrix cell",
-            given: format!("{capability} x {platform}"),
-            valid: vec![],
+        .ok_or_else(|| {
+            RequestError::new(
+                "",
+                format!(
+                    "the matrix has no cell for {} on {}",
+                    capability.key, platform.key
+                ),
+            )
         })
 }
 
-/// `kgadvise matrix [--platform P] [--capability C]`.
-pub fn matrix(
-    platform: Option<&str>,
-    capability: Option<&str>,
-    today: NaiveDate,
-    thresholds: &Thresholds,
-) -> Result<MatrixReport, UnknownId> {
-    if let Some(p) = platform {
-        check_platform(p)?;
+/// The validated request: what the matrix answer reads.
+struct MatrixRun {
+    platform: Option<&'static Platform>,
+    capability: Option<&'static Capability>,
+}
+
+impl MatrixRun {
+    fn of(request: &MatrixRequest) -> Result<MatrixRun, RequestError> {
+        Ok(MatrixRun {
+            platform: request
+                .platform
+                .as_deref()
+                .map(check_platform)
+                .transpose()?,
+            capability: request
+                .capability
+                .as_deref()
+                .map(check_capability)
+                .transpose()?,
+        })
     }
-    if let Some(c) = capability {
-        check_capability(c)?;
+
+    /// The table's cells: capabilities as the seed lists them, platforms as the seed's columns.
+    fn cells(&self) -> Vec<CellAnswer> {
+        let book = rulebook();
+        let mut cells = Vec::new();
+        for cap in book.capabilities.iter() {
+            if self.capability.is_some_and(|c| c.key != cap.key) {
+                continue;
+            }
+            for plat in book.platforms.iter() {
+                if self.platform.is_some_and(|p| p.key != plat.key) {
+                    continue;
+                }
+                if let Some(c) = book.cell(&cap.key, &plat.key) {
+                    cells.push(answer(c));
+                }
+            }
+        }
+        cells
     }
-    if let (Some(p), Some(c)) = (platform, capability) {
-        let cell = cell(p, c)?;
-        let rules = vec![cell.rule.clone()];
-        let findings = stale_findings_for(&rules, today, thresholds);
+
+    /// The machine shapes of the platform, or all of them.
+    fn shapes(&self) -> Vec<ShapeAnswer> {
+        rulebook()
+            .shapes
+            .iter()
+            .filter(|s| match self.platform {
+                None => true,
+                Some(p) => s.platform.as_deref() == Some(p.key.as_ref()),
+            })
+            .map(shape_answer)
+            .collect()
+    }
+}
+
+/// `kgadvise matrix`: one cell, or the (filtered) table. Errors name the request field.
+pub fn matrix(request: &MatrixRequest, clock: DateTime<Utc>) -> Result<MatrixReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let run = MatrixRun::of(request)?;
+    let mut out = Findings::new();
+    if let (Some(p), Some(c)) = (run.platform, run.capability) {
+        let cell = cell(&p.key, &c.key)?;
+        out.uses_entry(&cell.rule);
+        let closed = out.finish(now.date_naive(), &thresholds);
         return Ok(MatrixReport::Cell {
             schema: MATRIX_SCHEMA,
             cell,
-            rules,
-            findings,
+            rules: closed.rules,
+            findings: closed.findings,
         });
     }
-    let book = rulebook();
-    // Table order: capabilities as the seed lists them, platforms as the seed's columns.
-    let mut cells = Vec::new();
-    for cap in book.capabilities.iter() {
-        if capability.is_some_and(|c| c != cap.key) {
-            continue;
-        }
-        for plat in book.platforms.iter() {
-            if platform.is_some_and(|p| p != plat.key) {
-                continue;
-            }
-            if let Some(c) = book.cell(&cap.key, &plat.key) {
-                cells.push(answer(c));
-            }
-        }
-    }
-    let shapes: Vec<ShapeAnswer> = book
-        .shapes
+    let (cells, shapes) = (run.cells(), run.shapes());
+    for id in cells
         .iter()
-        .filter(|s| platform.is_none() || s.platform.as_deref() == platform)
-        .map(shape_answer)
-        .collect();
-    let mut rules: Vec<String> = cells.iter().map(|c| c.rule.clone()).collect();
-    rules.extend(shapes.iter().map(|s| s.rule.clone()));
-    let findings = stale_findings_for(&rules, today, thresholds);
+        .map(|c| &c.rule)
+        .chain(shapes.iter().map(|s| &s.rule))
+    {
+        out.uses_entry(id);
+    }
+    let closed = out.finish(now.date_naive(), &thresholds);
     Ok(MatrixReport::Table {
         schema: MATRIX_SCHEMA,
-        platform: platform.map(String::from),
-        capability: capability.map(String::from),
+        platform: run.platform.map(|p| p.key.to_string()),
+        capability: run.capability.map(|c| c.key.to_string()),
         cells,
         shapes,
-        rules,
-        findings,
+        rules: closed.rules,
+        findings: closed.findings,
     })
+}
+
+/// A column of the grid: (platform key, platform name).
+pub type Column = (String, String);
+/// A row of the grid: (capability key, capability name, its cells).
+pub type Row = (String, String, Vec<CellAnswer>);
+
+/// The grid of a table report, as the seed draws it: capability rows (in the seed's order) by platform
+/// columns.
+pub fn grid(cells: &[CellAnswer]) -> (Vec<Column>, Vec<Row>) {
+    let mut columns: Vec<Column> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for c in cells {
+        if !columns.iter().any(|(k, _)| *k == c.platform) {
+            columns.push((c.platform.clone(), c.platform_name.clone()));
+        }
+        match rows.iter_mut().find(|(k, _, _)| *k == c.capability) {
+            Some((_, _, row)) => row.push(c.clone()),
+            None => rows.push((
+                c.capability.clone(),
+                c.capability_name.clone(),
+                vec![c.clone()],
+            )),
+        }
+    }
+    (columns, rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn today() -> NaiveDate {
-        NaiveDate::from_ymd_opt(2026, 11, 30).unwrap()
+    fn clock() -> DateTime<Utc> {
+        "2026-11-30T00:00:00Z".parse().unwrap()
+    }
+
+    fn request(platform: Option<&str>, capability: Option<&str>) -> MatrixRequest {
+        MatrixRequest {
+            platform: platform.map(String::from),
+            capability: capability.map(String::from),
+            ..MatrixRequest::default()
+        }
     }
 
     #[test]
@@ -260,22 +352,33 @@ mod tests {
     }
 
     #[test]
-    fn unknown_platform_lists_the_valid_ones() {
+    fn unknown_keys_name_the_field_and_list_the_valid_ones() {
         let e = cell("t4", "bf16").unwrap_err();
-        assert_eq!(e.what, "platform");
+        assert_eq!(e.field, "platform");
         assert!(
-            e.to_string()
+            e.message
                 .contains("t4x2, p100, tpu-v5e-8, cpu, windows, linux"),
             "{e}"
         );
         let e = cell("t4x2", "fp8").unwrap_err();
-        assert!(e.to_string().contains("unknown capability `fp8`"), "{e}");
+        assert_eq!(e.field, "capability");
+        assert!(e.message.contains("unknown capability `fp8`"), "{e}");
+        let e = matrix(&request(None, Some("fp8")), clock()).unwrap_err();
+        assert_eq!(e.field, "capability");
+        let e = matrix(
+            &MatrixRequest {
+                now: Some("soon".into()),
+                ..request(None, None)
+            },
+            clock(),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "now");
     }
 
     #[test]
     fn filtered_tables() {
-        let t = Thresholds::defaults();
-        match matrix(Some("p100"), None, today(), &t).unwrap() {
+        match matrix(&request(Some("p100"), None), clock()).unwrap() {
             MatrixReport::Table { cells, shapes, .. } => {
                 assert_eq!(cells.len(), 10);
                 assert!(cells.iter().all(|c| c.platform == "p100"));
@@ -283,23 +386,29 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        match matrix(None, Some("vllm"), today(), &t).unwrap() {
+        match matrix(&request(None, Some("vllm")), clock()).unwrap() {
             MatrixReport::Table { cells, .. } => assert_eq!(cells.len(), 6),
             other => panic!("{other:?}"),
         }
-        match matrix(None, None, today(), &t).unwrap() {
+        match matrix(&request(None, None), clock()).unwrap() {
             MatrixReport::Table {
                 cells,
                 shapes,
                 findings,
+                rules,
                 ..
             } => {
                 assert_eq!(cells.len(), 60);
                 assert!(shapes.len() >= 15);
+                assert_eq!(rules.len(), cells.len() + shapes.len());
                 assert!(
                     findings.is_empty(),
                     "fresh facts on 2026-11-30: {findings:?}"
                 );
+                let (columns, rows) = grid(&cells);
+                assert_eq!(columns.len(), 6);
+                assert_eq!(rows.len(), 10);
+                assert!(rows.iter().all(|(_, _, r)| r.len() == 6));
             }
             other => panic!("{other:?}"),
         }
@@ -307,9 +416,14 @@ mod tests {
 
     #[test]
     fn an_old_matrix_says_so() {
-        let t = Thresholds::defaults();
-        let later = NaiveDate::from_ymd_opt(2027, 6, 1).unwrap();
-        let r = matrix(Some("t4x2"), Some("bf16"), later, &t).unwrap();
+        let r = matrix(
+            &MatrixRequest {
+                now: Some("2027-06-01".into()),
+                ..request(Some("t4x2"), Some("bf16"))
+            },
+            clock(),
+        )
+        .unwrap();
         assert_eq!(r.findings().len(), 1);
         assert_eq!(r.findings()[0].rule, "KH004");
     }

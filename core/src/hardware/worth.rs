@@ -1,15 +1,34 @@
 //! "Is the GPU worth the quota?" (spec §4, CE §4).
 
-use crate::rulebook::ids::rule;
-use chrono::NaiveDate;
-use serde::Serialize;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
-use crate::hardware::UnknownId;
+use crate::hardware::unknown_key;
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::{Report, stale_findings_for};
-use crate::rulebook::{Thresholds, rulebook};
+use crate::rulebook::ids::rule;
+use crate::rulebook::report::{Findings, Report};
+use crate::rulebook::{WorthGpu, rulebook};
 
 pub const WORTH_GPU_SCHEMA: &str = "kgadvise.worth-gpu/1";
+
+/// `kgadvise worth-gpu`: should a task of this size spend GPU quota?
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorthGpuRequest {
+    /// The task (required): `gbdt`, `dataframe`, `sklearn` or `deep-learning`.
+    pub task: String,
+    /// Training rows (required).
+    pub rows: Option<u64>,
+    /// How many times the model is fit in the run: folds x seeds x tuning trials, feature search, hill
+    /// climbing.
+    pub refits: Option<u64>,
+    /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
+    /// caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Choice {
@@ -52,42 +71,60 @@ impl Report for WorthGpuReport {
     }
 }
 
-pub fn tasks() -> Vec<String> {
+/// The task keys, in the rules' order.
+pub fn tasks() -> Vec<&'static str> {
     rulebook()
         .worth_gpu
         .iter()
-        .map(|w| w.task.to_string())
+        .map(|w| w.task.as_ref())
         .collect()
 }
 
-/// `kgadvise worth-gpu --task T --rows N [--refits N]`.
-pub fn worth_gpu(
-    task: &str,
+/// The validated request and the choice it leads to: what the rule reads.
+struct WorthRun {
+    entry: &'static WorthGpu,
     rows: u64,
     refits: Option<u64>,
-    today: NaiveDate,
-    thresholds: &Thresholds,
-) -> Result<WorthGpuReport, UnknownId> {
-    let entry = rulebook().worth_gpu(task).ok_or_else(|| UnknownId {
-        what: "task",
-        given: task.to_string(),
-        valid: tasks(),
-    })?;
+    choice: Choice,
+    reason: String,
+}
+
+impl WorthRun {
+    fn of(request: &WorthGpuRequest) -> Result<WorthRun, RequestError> {
+        if request.task.is_empty() {
+            return Err(RequestError::new(
+                "task",
+                format!("expected a task; valid values: {}", tasks().join(", ")),
+            ));
+        }
+        let entry = rulebook()
+            .worth_gpu(&request.task)
+            .ok_or_else(|| unknown_key("task", "task", &request.task, &tasks()))?;
+        let rows = request
+            .rows
+            .ok_or_else(|| RequestError::new("rows", "expected the number of training rows"))?;
+        let (choice, reason) = choose(entry, rows, request.refits);
+        Ok(WorthRun {
+            entry,
+            rows,
+            refits: request.refits,
+            choice,
+            reason,
+        })
+    }
+}
+
+/// The choice for a task's size, and why.
+fn choose(entry: &WorthGpu, rows: u64, refits: Option<u64>) -> (Choice, String) {
     let refits_pay = match (entry.gpu_from_refits, refits) {
         (Some(limit), Some(n)) => n >= limit && rows >= entry.cpu_below_rows,
         _ => false,
     };
-    let (choice, reason) = if entry.gpu_from_rows == 0 {
+    if entry.gpu_from_rows == 0 {
         (Choice::Gpu, entry.gpu_reason.to_string())
     } else if refits_pay {
-        (
-            Choice::Gpu,
-            entry
-                .refits_reason
-                .as_deref()
-                .unwrap_or(&entry.gpu_reason)
-                .to_string(),
-        )
+        let reason = entry.refits_reason.as_deref().unwrap_or(&entry.gpu_reason);
+        (Choice::Gpu, reason.to_string())
     } else if rows < entry.cpu_below_rows {
         (
             Choice::Cpu,
@@ -97,13 +134,21 @@ pub fn worth_gpu(
         (Choice::Gpu, entry.gpu_reason.to_string())
     } else {
         (Choice::BenchBoth, entry.between_reason.to_string())
-    };
-    let refit_text = refits.map(|n| format!(", {n} refits")).unwrap_or_default();
+    }
+}
+
+/// KH010: the choice, with the task's bounds as evidence.
+fn gpu_or_cpu(run: &WorthRun, out: &mut Findings) {
+    let entry = run.entry;
     let evidence = if entry.gpu_from_rows == 0 {
-        format!("task {task}: always on the GPU")
+        format!("task {}: always on the GPU", entry.task)
     } else {
         format!(
-            "{rows} rows{refit_text}: CPU below {} rows, GPU from {} rows{}",
+            "{} rows{}: CPU below {} rows, GPU from {} rows{}",
+            run.rows,
+            run.refits
+                .map(|n| format!(", {n} refits"))
+                .unwrap_or_default(),
             entry.cpu_below_rows,
             entry.gpu_from_rows,
             entry
@@ -112,27 +157,41 @@ pub fn worth_gpu(
                 .unwrap_or_default()
         )
     };
-    let rules = vec![entry.id.to_string(), rule::KH010.to_string()];
-    let mut findings = vec![
+    out.push(
         Finding::from_rule(rule::KH010, evidence).with_title(format!(
             "{}: {}",
             entry.name,
-            choice.as_str()
+            run.choice.as_str()
         )),
-    ];
-    findings.extend(stale_findings_for(&rules, today, thresholds));
+    );
+    out.uses_entry(&entry.id);
+}
+
+/// `kgadvise worth-gpu`: GPU, CPU, or bench both, for a task's rows and refits. Errors name the request
+/// field.
+pub fn worth_gpu(
+    request: &WorthGpuRequest,
+    clock: DateTime<Utc>,
+) -> Result<WorthGpuReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let run = WorthRun::of(request)?;
+    let mut out = Findings::new();
+    gpu_or_cpu(&run, &mut out);
+    let closed = out.finish(now.date_naive(), &thresholds);
+    let entry = run.entry;
     Ok(WorthGpuReport {
         schema: WORTH_GPU_SCHEMA,
         task: entry.task.to_string(),
-        rows,
-        refits,
-        choice,
-        reason,
+        rows: run.rows,
+        refits: run.refits,
+        choice: run.choice,
+        reason: run.reason,
         advice: entry.advice.iter().map(|a| a.to_string()).collect(),
         cpu_below_rows: entry.cpu_below_rows,
         gpu_from_rows: entry.gpu_from_rows,
-        rules,
-        findings,
+        rules: closed.rules,
+        findings: closed.findings,
     })
 }
 
@@ -140,18 +199,24 @@ pub fn worth_gpu(
 mod tests {
     use super::*;
 
-    fn choice(task: &str, rows: u64, refits: Option<u64>) -> Choice {
-        worth_gpu(
-            task,
-            rows,
-            refits,
-            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
-            &Thresholds::defaults(),
-        )
-        .unwrap()
-        .choice
+    fn clock() -> DateTime<Utc> {
+        "2026-11-30T00:00:00Z".parse().unwrap()
     }
 
+    fn request(task: &str, rows: u64, refits: Option<u64>) -> WorthGpuRequest {
+        WorthGpuRequest {
+            task: task.to_string(),
+            rows: Some(rows),
+            refits,
+            ..WorthGpuRequest::default()
+        }
+    }
+
+    fn choice(task: &str, rows: u64, refits: Option<u64>) -> Choice {
+        worth_gpu(&request(task, rows, refits), clock())
+            .unwrap()
+            .choice
+    }
     #[test]
     fn gbdt_by_rows() {
         assert_eq!(choice("gbdt", 50_000, None), Choice::Cpu);
@@ -178,19 +243,30 @@ mod tests {
     }
 
     #[test]
-    fn unknown_task_lists_the_valid_ones() {
-        let e = worth_gpu(
-            "xgb",
-            1,
-            None,
-            NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
-            &Thresholds::defaults(),
-        )
-        .unwrap_err();
+    fn unknown_or_missing_inputs_name_the_field() {
+        let e = worth_gpu(&request("xgb", 1, None), clock()).unwrap_err();
+        assert_eq!(e.field, "task");
         assert!(
-            e.to_string()
+            e.message
                 .contains("gbdt, dataframe, sklearn, deep-learning"),
             "{e}"
         );
+        assert_eq!(
+            worth_gpu(&request("", 1, None), clock()).unwrap_err().field,
+            "task"
+        );
+        let no_rows = WorthGpuRequest {
+            rows: None,
+            ..request("gbdt", 1, None)
+        };
+        assert_eq!(worth_gpu(&no_rows, clock()).unwrap_err().field, "rows");
+    }
+
+    #[test]
+    fn the_rules_list_names_the_rule_and_the_entry() {
+        let r = worth_gpu(&request("gbdt", 2_000_000, None), clock()).unwrap();
+        assert_eq!(r.rules, ["KH010", "worth-gpu.gbdt"]);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(r.findings[0].title, "GBDT (XGBoost/CatBoost/LightGBM): gpu");
     }
 }

@@ -1,14 +1,38 @@
 //! The rule registry: `kgadvise explain ID` for finding rules (KH001...) and data entries
-//! (`matrix.bf16.t4x2`, `shape.TpuV5E8`, `threshold.*`, `fact.*`). Also renders docs/rules.md.
+//! (`matrix.bf16.t4x2`, `shape.TpuV5E8`, `threshold.*`, `fact.*`), the list of every ID, and
+//! docs/rules.md.
 
-use serde::Serialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
 use crate::rulebook::report::Report;
-use crate::rulebook::{RuleDoc, rulebook};
+use crate::rulebook::{DefaultItem, RuleBook, RuleDoc, rulebook};
 use crate::text::number::shortest;
 
 pub const EXPLAIN_SCHEMA: &str = "kgadvise.explain/1";
+pub const EXPLAIN_LIST_SCHEMA: &str = "kgadvise.explain-list/1";
+pub const RULES_MARKDOWN_SCHEMA: &str = "kgadvise.rules-markdown/1";
+
+/// `kgadvise explain`: the documentation of one rule or entry, the list of every ID, or the
+/// documentation of every finding rule as Markdown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExplainRequest {
+    /// A rule code (`KH001`, in any case) or an entry ID (`matrix.bf16.t4x2`, `shape.TpuV5E8`,
+    /// `threshold.*`, `fact.*`). Required unless `list` or `allMarkdown` is set.
+    pub id: Option<String>,
+    /// Every rule and entry ID with its kind, instead of one explanation.
+    pub list: bool,
+    /// The documentation of every finding rule as Markdown (docs/rules.md), instead of one explanation.
+    pub all_markdown: bool,
+    /// The time of the answer (RFC 3339 or a date); checked like every request's, though the
+    /// documentation does not depend on it.
+    pub now: Option<String>,
+    /// Threshold overrides; checked like every request's.
+    pub set: Overrides,
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Explanation {
@@ -19,7 +43,7 @@ pub struct Explanation {
     /// The documentation as Markdown in fixed sections.
     pub doc: String,
     pub source: String,
-    pub as_of: chrono::NaiveDate,
+    pub as_of: NaiveDate,
     pub findings: Vec<Finding>,
 }
 
@@ -29,44 +53,62 @@ impl Report for Explanation {
     }
 }
 
-/// An ID the registry does not know, with close matches.
-#[derive(Debug, Clone)]
-pub struct UnknownRule {
-    pub given: String,
-    pub suggestions: Vec<String>,
+/// One ID of the list, with its kind (`rule`, `matrix cell`, `threshold`...).
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedId {
+    pub kind: &'static str,
+    pub rule: String,
 }
 
-impl std::fmt::Display for UnknownRule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown rule `{}`", self.given)?;
-        if self.suggestions.is_empty() {
-            write!(
-                f,
-                "; expected a rule code like KH001 or an entry like matrix.bf16.t4x2 (kgadvise explain --list, docs/rules.md)"
-            )
-        } else {
-            write!(f, "; did you mean: {}", self.suggestions.join(", "))
-        }
+/// Every ID of the rule book, sorted. (The fields are in the order `kgadvise explain --list --json`
+/// has always printed them.)
+#[derive(Debug, Clone, Serialize)]
+pub struct IdList {
+    pub findings: Vec<Finding>,
+    pub rules: Vec<ListedId>,
+    pub schema: &'static str,
+}
+
+impl Report for IdList {
+    fn findings(&self) -> &[Finding] {
+        &self.findings
     }
 }
 
-impl std::error::Error for UnknownRule {}
+/// docs/rules.md.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesMarkdown {
+    pub schema: &'static str,
+    pub markdown: String,
+    pub findings: Vec<Finding>,
+}
+
+/// What `kgadvise explain` answers: one explanation, the list of IDs, or the Markdown of every rule.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum ExplainReport {
+    Entry(Explanation),
+    List(IdList),
+    Markdown(RulesMarkdown),
+}
+
+impl Report for ExplainReport {
+    fn findings(&self) -> &[Finding] {
+        match self {
+            ExplainReport::Entry(e) => &e.findings,
+            ExplainReport::List(l) => &l.findings,
+            ExplainReport::Markdown(m) => &m.findings,
+        }
+    }
+}
 
 /// The Markdown documentation of one finding rule, in the fixed sections.
 pub fn render_rule_doc(r: &RuleDoc) -> String {
     let thresholds = if r.thresholds.is_empty() {
         "none".to_string()
     } else {
-        r.thresholds
-            .iter()
-            .map(|t| describe_entry(t))
-            .collect::<Vec<_>>()
-            .join("\n- ")
-    };
-    let thresholds = if r.thresholds.is_empty() {
-        thresholds
-    } else {
-        format!("- {thresholds}")
+        let lines: Vec<String> = r.thresholds.iter().map(|t| describe_entry(t)).collect();
+        format!("- {}", lines.join("\n- "))
     };
     format!(
         "### What it checks\n{}\n\n### Why it matters\n{}\n\n### Example\n{}\n\n### Fix\n{}\n\n### Thresholds\n{}\n\n### Source\n{} (as of {})\n",
@@ -74,12 +116,13 @@ pub fn render_rule_doc(r: &RuleDoc) -> String {
     )
 }
 
-/// One line describing a data entry (threshold, fact, cell...) for the Thresholds section.
+/// One line describing a data entry (threshold, fact, accepted values, worth-gpu bounds) for the
+/// Thresholds section and the entry's own explanation.
 fn describe_entry(id: &str) -> String {
     let b = rulebook();
     if let Some(t) = b.threshold(id) {
         let ours = if t.kgadvise {
-            " (kgadvise's choice; override with --set)"
+            " (kgadvise's choice; a threshold override changes it)"
         } else {
             ""
         };
@@ -124,152 +167,198 @@ fn describe_entry(id: &str) -> String {
     format!("`{id}`")
 }
 
+/// An entry's explanation without its ID and kind.
+struct EntryDoc {
+    title: String,
+    doc: String,
+    source: String,
+    as_of: NaiveDate,
+}
+
+/// One kind of data entry: its explanation when `id` is one of its entries.
+type Explainer = fn(&RuleBook, &str) -> Option<EntryDoc>;
+
+/// Every kind of data entry, in the order they are looked up.
+const EXPLAINERS: &[Explainer] = &[
+    cell_doc,
+    platform_doc,
+    shape_doc,
+    threshold_doc,
+    fact_doc,
+    domain_doc,
+    template_doc,
+    worth_gpu_doc,
+    allowed_doc,
+    capability_doc,
+];
+
+fn cell_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let c = b.cells.iter().find(|c| c.id == id)?;
+    let cap = b.capability(&c.capability).map_or("", |x| x.name.as_ref());
+    let plat = b.platform(&c.platform).map_or("", |x| x.name.as_ref());
+    Some(EntryDoc {
+        title: format!("{cap} on {plat}: {}", c.support.as_str()),
+        doc: format!(
+            "**{}** — {}\n\nSupport values: yes, no, partial (yes under the condition), n/a (does not apply).",
+            c.support.as_str(),
+            c.note
+        ),
+        source: c.source.to_string(),
+        as_of: c.as_of.date(),
+    })
+}
+
+fn platform_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let p = b.platforms.iter().find(|p| p.id == id)?;
+    let mut doc = format!(
+        "Identifier `{}`; {} GPU(s); CPU cores: {}; AMP: {:?}.",
+        p.key,
+        p.gpus,
+        p.cpu_cores
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "not fixed".into()),
+        p.amp
+    );
+    if let Some(s) = &p.machine_shape {
+        doc.push_str(&format!(" machine_shape `{s}`."));
+    }
+    for n in p.notes.iter() {
+        doc.push_str(&format!("\n- {n}"));
+    }
+    Some(EntryDoc {
+        title: p.name.to_string(),
+        doc,
+        source: p.source.to_string(),
+        as_of: p.as_of.date(),
+    })
+}
+
+fn shape_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let s = b.shapes.iter().find(|s| s.id == id)?;
+    let stored = s
+        .stored_as
+        .as_ref()
+        .map(|x| format!(" Stored as `{x}`."))
+        .unwrap_or_default();
+    Some(EntryDoc {
+        title: format!("machine_shape {}: {}", s.name, s.status.as_str()),
+        doc: format!("{}{}", s.what, stored),
+        source: s.source.to_string(),
+        as_of: s.as_of.date(),
+    })
+}
+
+fn threshold_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let t = b.thresholds.iter().find(|t| t.id == id)?;
+    Some(EntryDoc {
+        title: t.what.to_string(),
+        doc: describe_entry(id),
+        source: t.source.to_string(),
+        as_of: t.as_of.date(),
+    })
+}
+
+fn fact_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let f = b.facts.iter().find(|f| f.id == id)?;
+    Some(EntryDoc {
+        title: f.what.to_string(),
+        doc: describe_entry(id),
+        source: f.source.to_string(),
+        as_of: f.as_of.date(),
+    })
+}
+
+fn domain_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let d = b.domains.iter().find(|d| d.id == id)?;
+    let list = |items: &[DefaultItem]| {
+        items
+            .iter()
+            .map(|i| format!("- {}", i.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Some(EntryDoc {
+        title: d.name.to_string(),
+        doc: format!(
+            "### Always\n{}\n\n### When measured, or when the data is large\n{}",
+            list(&d.always),
+            list(&d.when_measured)
+        ),
+        source: d.source.to_string(),
+        as_of: d.as_of.date(),
+    })
+}
+
+fn template_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let t = b.templates.iter().find(|t| t.id == id)?;
+    Some(EntryDoc {
+        title: t.file.to_string(),
+        doc: format!(
+            "On by default: {}.\nOpt-in: {}.\nWhy not default: {}",
+            t.on_by_default.join(", "),
+            t.opt_in.join(", "),
+            if t.why_not_default.is_empty() {
+                "-"
+            } else {
+                &t.why_not_default
+            }
+        ),
+        source: t.source.to_string(),
+        as_of: t.as_of.date(),
+    })
+}
+
+fn worth_gpu_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let w = b.worth_gpu.iter().find(|w| w.id == id)?;
+    Some(EntryDoc {
+        title: w.name.to_string(),
+        doc: describe_entry(id),
+        source: w.source.to_string(),
+        as_of: w.as_of.date(),
+    })
+}
+
+fn allowed_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let a = b.allowed.iter().find(|a| a.id == id)?;
+    Some(EntryDoc {
+        title: a.what.to_string(),
+        doc: describe_entry(id),
+        source: a.source.to_string(),
+        as_of: a.as_of.date(),
+    })
+}
+
+fn capability_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let c = b.capabilities.iter().find(|c| c.id == id)?;
+    Some(EntryDoc {
+        title: c.name.to_string(),
+        doc: format!("Identifier `{}`.", c.key),
+        source: c.source.to_string(),
+        as_of: c.as_of.date(),
+    })
+}
+
 fn explain_entry(id: &str) -> Option<Explanation> {
     let b = rulebook();
-    let kind = b.kind_of(id)?.to_string();
-    let (title, doc, source, as_of) = if let Some(c) = b.cells.iter().find(|c| c.id == id) {
-        let cap = b
-            .capability(&c.capability)
-            .map(|x| x.name.as_ref())
-            .unwrap_or("");
-        let plat = b
-            .platform(&c.platform)
-            .map(|x| x.name.as_ref())
-            .unwrap_or("");
-        (
-            format!("{cap} on {plat}: {}", c.support.as_str()),
-            format!(
-                "**{}** — {}\n\nSupport values: yes, no, partial (yes under the condition), n/a (does not apply).",
-                c.support.as_str(),
-                c.note
-            ),
-            c.source.to_string(),
-            c.as_of.date(),
-        )
-    } else if let Some(p) = b.platforms.iter().find(|p| p.id == id) {
-        let mut doc = format!(
-            "Identifier `{}`; {} GPU(s); CPU cores: {}; AMP: {:?}.",
-            p.key,
-            p.gpus,
-            p.cpu_cores
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "not fixed".into()),
-            p.amp
-        );
-        if let Some(s) = &p.machine_shape {
-            doc.push_str(&format!(" machine_shape `{s}`."));
-        }
-        for n in p.notes.iter() {
-            doc.push_str(&format!("\n- {n}"));
-        }
-        (
-            p.name.to_string(),
-            doc,
-            p.source.to_string(),
-            p.as_of.date(),
-        )
-    } else if let Some(s) = b.shapes.iter().find(|s| s.id == id) {
-        let stored = s
-            .stored_as
-            .as_ref()
-            .map(|x| format!(" Stored as `{x}`."))
-            .unwrap_or_default();
-        (
-            format!("machine_shape {}: {}", s.name, s.status.as_str()),
-            format!("{}{}", s.what, stored),
-            s.source.to_string(),
-            s.as_of.date(),
-        )
-    } else if let Some(t) = b.thresholds.iter().find(|t| t.id == id) {
-        (
-            t.what.to_string(),
-            describe_entry(id),
-            t.source.to_string(),
-            t.as_of.date(),
-        )
-    } else if let Some(f) = b.facts.iter().find(|f| f.id == id) {
-        (
-            f.what.to_string(),
-            describe_entry(id),
-            f.source.to_string(),
-            f.as_of.date(),
-        )
-    } else if let Some(d) = b.domains.iter().find(|d| d.id == id) {
-        let list = |items: &[crate::rulebook::DefaultItem]| {
-            items
-                .iter()
-                .map(|i| format!("- {}", i.text))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        (
-            d.name.to_string(),
-            format!(
-                "### Always\n{}\n\n### When measured, or when the data is large\n{}",
-                list(&d.always),
-                list(&d.when_measured)
-            ),
-            d.source.to_string(),
-            d.as_of.date(),
-        )
-    } else if let Some(t) = b.templates.iter().find(|t| t.id == id) {
-        (
-            t.file.to_string(),
-            format!(
-                "On by default: {}.\nOpt-in: {}.\nWhy not default: {}",
-                t.on_by_default.join(", "),
-                t.opt_in.join(", "),
-                if t.why_not_default.is_empty() {
-                    "-"
-                } else {
-                    &t.why_not_default
-                }
-            ),
-            t.source.to_string(),
-            t.as_of.date(),
-        )
-    } else if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
-        (
-            w.name.to_string(),
-            describe_entry(id),
-            w.source.to_string(),
-            w.as_of.date(),
-        )
-    } else if let Some(a) = b.allowed.iter().find(|a| a.id == id) {
-        (
-            a.what.to_string(),
-            describe_entry(id),
-            a.source.to_string(),
-            a.as_of.date(),
-        )
-    } else if let Some(c) = b.capabilities.iter().find(|c| c.id == id) {
-        (
-            c.name.to_string(),
-            format!("Identifier `{}`.", c.key),
-            c.source.to_string(),
-            c.as_of.date(),
-        )
-    } else {
-        return None;
-    };
+    let kind = b.kind_of(id)?;
+    let entry = EXPLAINERS.iter().find_map(|explainer| explainer(b, id))?;
     Some(Explanation {
         schema: EXPLAIN_SCHEMA,
         rule: id.to_string(),
-        kind,
-        title,
-        doc,
-        source,
-        as_of,
+        kind: kind.to_string(),
+        title: entry.title,
+        doc: entry.doc,
+        source: entry.source,
+        as_of: entry.as_of,
         findings: vec![],
     })
 }
 
-/// `kgadvise explain ID`.
-pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
+/// The explanation of one rule code (in any case) or entry ID.
+pub fn explain_id(id: &str) -> Option<Explanation> {
     let id = id.trim();
-    let b = rulebook();
-    if let Some(r) = b.rule(id) {
-        return Ok(Explanation {
+    match rulebook().rule(id) {
+        Some(r) => Some(Explanation {
             schema: EXPLAIN_SCHEMA,
             rule: r.id.to_string(),
             kind: "rule".into(),
@@ -278,32 +367,97 @@ pub fn explain(id: &str) -> Result<Explanation, UnknownRule> {
             source: r.source.to_string(),
             as_of: r.as_of.date(),
             findings: vec![],
-        });
+        }),
+        None => explain_entry(id),
     }
-    if let Some(e) = explain_entry(id) {
-        return Ok(e);
+}
+
+/// IDs close to one the book does not know (one contains the other, ignoring case), sorted; at most 8.
+pub fn suggestions(id: &str) -> Vec<String> {
+    let lower = id.trim().to_ascii_lowercase();
+    if lower.is_empty() {
+        return Vec::new();
     }
-    let lower = id.to_ascii_lowercase();
-    let mut suggestions: Vec<String> = b
+    let mut close: Vec<String> = rulebook()
         .ids()
         .map(|(x, _)| x.to_string())
         .filter(|x| {
             let xl = x.to_ascii_lowercase();
-            !lower.is_empty() && (xl.contains(&lower) || lower.contains(&xl))
+            xl.contains(&lower) || lower.contains(&xl)
         })
         .take(8)
         .collect();
-    crate::text::sort::sort(&mut suggestions);
-    Err(UnknownRule {
-        given: id.to_string(),
-        suggestions,
-    })
+    crate::text::sort::sort(&mut close);
+    close
+}
+
+/// The error for an ID the book does not know, with the close ones.
+fn unknown_id(id: &str) -> RequestError {
+    let close = suggestions(id);
+    let hint = if close.is_empty() {
+        "expected a rule code like KH001 or an entry like matrix.bf16.t4x2".to_string()
+    } else {
+        format!("did you mean: {}", close.join(", "))
+    };
+    RequestError::new("id", format!("unknown rule `{}`; {hint}", id.trim()))
+}
+
+/// Every ID of the rule book with its kind, sorted.
+fn id_list() -> IdList {
+    IdList {
+        findings: vec![],
+        rules: rulebook()
+            .ids()
+            .map(|(id, kind)| ListedId {
+                kind,
+                rule: id.to_string(),
+            })
+            .collect(),
+        schema: EXPLAIN_LIST_SCHEMA,
+    }
+}
+
+/// `kgadvise explain`: one rule's or entry's documentation, the list of IDs, or docs/rules.md. Errors
+/// name the request field.
+pub fn explain(
+    request: &ExplainRequest,
+    clock: DateTime<Utc>,
+) -> Result<ExplainReport, RequestError> {
+    // Checked even though they change nothing: a bad `now` or `set` is refused as in every request.
+    now_of(request.now.as_deref(), clock)?;
+    request.set.thresholds()?;
+    if request.all_markdown {
+        return Ok(ExplainReport::Markdown(RulesMarkdown {
+            schema: RULES_MARKDOWN_SCHEMA,
+            markdown: render_rules_markdown(),
+            findings: vec![],
+        }));
+    }
+    if request.list {
+        return Ok(ExplainReport::List(id_list()));
+    }
+    let id = request.id.as_deref().unwrap_or_default();
+    if id.trim().is_empty() {
+        return Err(RequestError::new(
+            "id",
+            "expected a rule code like KH001 or an entry like matrix.bf16.t4x2",
+        ));
+    }
+    explain_id(id)
+        .map(ExplainReport::Entry)
+        .ok_or_else(|| unknown_id(id))
+}
+
+/// The finding rules sorted by code: the index of docs/rules.md and of the rules page.
+pub fn rules_by_code() -> Vec<&'static RuleDoc> {
+    let mut rules: Vec<&RuleDoc> = rulebook().rules.iter().collect();
+    crate::text::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
+    rules
 }
 
 /// docs/rules.md: every finding rule's documentation, generated from the rules data.
 pub fn render_rules_markdown() -> String {
-    let mut rules: Vec<&RuleDoc> = rulebook().rules.iter().collect();
-    crate::text::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
+    let rules = rules_by_code();
     let mut out = String::from(
         "# kgadvise rules\n\nGenerated from `rules/*.toml` by `kgadvise explain --all-markdown`; do not edit by hand \
          (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n",
@@ -336,7 +490,7 @@ mod tests {
     #[test]
     fn every_rule_explains_in_fixed_sections() {
         for r in rulebook().rules.iter() {
-            let e = explain(&r.id).unwrap();
+            let e = explain_id(&r.id).unwrap();
             for section in [
                 "What it checks",
                 "Why it matters",
@@ -357,26 +511,83 @@ mod tests {
     #[test]
     fn every_entry_explains() {
         for (id, _) in rulebook().ids() {
-            let e = explain(id).unwrap();
+            let e = explain_id(id).unwrap();
             assert!(!e.title.is_empty() && !e.doc.is_empty(), "{id}");
+        }
+    }
+
+    fn clock() -> DateTime<Utc> {
+        "2026-11-30T00:00:00Z".parse().unwrap()
+    }
+
+    fn request(id: &str) -> ExplainRequest {
+        ExplainRequest {
+            id: Some(id.to_string()),
+            ..ExplainRequest::default()
         }
     }
 
     #[test]
     fn explain_is_case_insensitive_for_codes_and_suggests() {
-        assert_eq!(explain("kh001").unwrap().rule, "KH001");
-        let e = explain("bf16.t4x2").unwrap_err();
+        match explain(&request("kh001"), clock()).unwrap() {
+            ExplainReport::Entry(e) => assert_eq!(e.rule, "KH001"),
+            other => panic!("{other:?}"),
+        }
+        assert!(suggestions("bf16.t4x2").contains(&"matrix.bf16.t4x2".to_string()));
+        let e = explain(&request("bf16.t4x2"), clock()).unwrap_err();
+        assert_eq!(e.field, "id");
         assert!(
-            e.suggestions.contains(&"matrix.bf16.t4x2".to_string()),
+            e.message.contains("did you mean: ") && e.message.contains("matrix.bf16.t4x2"),
             "{e}"
         );
-        let e = explain("zzz").unwrap_err();
-        assert!(e.to_string().contains("expected a rule code like KH001"));
+        let e = explain(&request("zzz"), clock()).unwrap_err();
+        assert!(
+            e.message
+                .contains("unknown rule `zzz`; expected a rule code like KH001"),
+            "{e}"
+        );
+        assert_eq!(
+            explain(&ExplainRequest::default(), clock())
+                .unwrap_err()
+                .field,
+            "id"
+        );
+    }
+
+    #[test]
+    fn list_and_markdown_and_the_checks_every_request_has() {
+        let list = ExplainRequest {
+            list: true,
+            ..ExplainRequest::default()
+        };
+        match explain(&list, clock()).unwrap() {
+            ExplainReport::List(l) => assert_eq!(l.rules.len(), rulebook().ids().count()),
+            other => panic!("{other:?}"),
+        }
+        let markdown = ExplainRequest {
+            all_markdown: true,
+            list: true,
+            ..ExplainRequest::default()
+        };
+        match explain(&markdown, clock()).unwrap() {
+            ExplainReport::Markdown(m) => assert_eq!(m.markdown, render_rules_markdown()),
+            other => panic!("{other:?}"),
+        }
+        let bad_now = ExplainRequest {
+            now: Some("soon".into()),
+            ..request("KH001")
+        };
+        assert_eq!(explain(&bad_now, clock()).unwrap_err().field, "now");
+        let bad_set = ExplainRequest {
+            set: Overrides(vec!["nope=1".into()]),
+            ..request("KH001")
+        };
+        assert_eq!(explain(&bad_set, clock()).unwrap_err().field, "set");
     }
 
     #[test]
     fn a_threshold_section_names_its_values() {
-        let e = explain("KH004").unwrap();
+        let e = explain_id("KH004").unwrap();
         assert!(
             e.doc.contains("threshold.fact-stale-days` = 120 days"),
             "{}",

@@ -54,6 +54,15 @@ impl Findings {
         }
     }
 
+    /// Records an entry the answer relied on that was found at run time (a matrix cell, a shape, a
+    /// domain looked up from the request): like [`uses`](Findings::uses) for an ID taken from the book
+    /// itself. An ID the book does not have names nothing to list or date, and is left out.
+    pub fn uses_entry(&mut self, id: &str) {
+        if let Some(id) = EntryId::of_book(id) {
+            self.uses(id);
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.findings.is_empty()
     }

@@ -89,3 +89,13 @@ pub fn parse_count(field: &str, text: &str) -> Result<Option<u64>, String> {
         )
     })
 }
+
+/// A core request error in the page's words: the field said as the label of its control (`labels`:
+/// request key -> label), the request as a whole unnamed; a field without a control goes by its key.
+pub fn request_error(e: &kgadvise_core::request::RequestError, labels: &[(&str, &str)]) -> String {
+    let name = labels
+        .iter()
+        .find(|(field, _)| *field == e.field)
+        .map_or(e.field.as_str(), |(_, label)| label);
+    e.render(name)
+}

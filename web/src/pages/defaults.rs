@@ -2,40 +2,53 @@
 //! the ones left out with their reason, and the templates.
 
 use kgadvise_core::hardware::domains::{self, DefaultsReport, DefaultsRequest};
-use kgadvise_core::rulebook::Thresholds;
 use leptos::prelude::*;
 
 use super::{domain_options, platform_options};
-use crate::browser::today;
-use crate::components::inputs::parse_count;
+use crate::browser::now;
+use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
 };
 use crate::use_url;
 
-/// The domain shown when none is chosen.
+/// The domain shown when none is chosen (the first of the domain control).
 pub const DEFAULT_DOMAIN: &str = "images";
 
-/// The page's inputs → the core report (or the message to show).
+/// The label of the control of each request field (the URL keys are the request keys).
+const LABELS: &[(&str, &str)] = &[
+    ("domain", "Domain"),
+    ("platform", "Platform"),
+    ("cores", "CPU cores"),
+    ("processes", "Processes"),
+];
+
+/// A count typed into the page, for a request field of type u32.
+fn count(field: &str, text: Option<&str>) -> Result<Option<u32>, String> {
+    let label = LABELS
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map_or(field, |(_, label)| label);
+    parse_count(label, text.unwrap_or(""))?
+        .map(|n| u32::try_from(n).map_err(|_| format!("{label}: {n} is too large")))
+        .transpose()
+}
+
+/// The defaults request of the page's inputs, answered by core (or the message to show).
 pub fn defaults_report(
     domain: Option<&str>,
     platform: Option<&str>,
     cores: Option<&str>,
     processes: Option<&str>,
 ) -> Result<DefaultsReport, String> {
-    let cores = parse_count("CPU cores", cores.unwrap_or(""))?;
-    let processes = parse_count("processes", processes.unwrap_or(""))?;
-    let to_u32 = |field: &str, n: Option<u64>| -> Result<Option<u32>, String> {
-        n.map(|n| u32::try_from(n).map_err(|_| format!("{field}: {n} is too large")))
-            .transpose()
+    let request = DefaultsRequest {
+        domain: domain.unwrap_or(DEFAULT_DOMAIN).to_string(),
+        platform: platform.map(String::from),
+        cores: count("cores", cores)?,
+        processes: count("processes", processes)?,
+        ..DefaultsRequest::default()
     };
-    let req = DefaultsRequest {
-        domain: domain.unwrap_or(DEFAULT_DOMAIN),
-        platform,
-        cores: to_u32("CPU cores", cores)?,
-        processes: to_u32("processes", processes)?,
-    };
-    domains::defaults(&req, today(), &Thresholds::defaults()).map_err(|e| e.to_string())
+    domains::defaults(&request, now()).map_err(|e| request_error(&e, LABELS))
 }
 
 #[component]
@@ -160,7 +173,6 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
             {dropped}
             {notes}
             {templates}
-            <p class="departures">{report.departures.clone()}</p>
             <RulesUsed rules=report.rules.clone() />
         </div>
     }

@@ -1,24 +1,32 @@
 //! Hardware matrix: what runs where (`kgadvise matrix`), with each cell's condition on hover and on
 //! keyboard focus, a platform/capability filter and the status of every Kaggle machine shape.
 
-use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, ShapeAnswer};
-use kgadvise_core::rulebook::{AcceleratorKind, Support, Thresholds};
+use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, MatrixRequest, ShapeAnswer, grid};
+use kgadvise_core::rulebook::{AcceleratorKind, Support};
 use leptos::prelude::*;
 
 use super::{capability_options, platform_options};
-use crate::browser::today;
+use crate::browser::now;
+use crate::components::inputs::request_error;
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect, no_submit,
 };
 use crate::use_url;
 
-/// `kgadvise matrix [--platform P] [--capability C]` for the page's inputs.
+/// The label of the control of each request field (the URL keys are the request keys).
+const LABELS: &[(&str, &str)] = &[("platform", "Platform"), ("capability", "Capability")];
+
+/// The matrix request of the page's inputs, answered by core (or the error to show).
 pub fn matrix_report(
     platform: Option<&str>,
     capability: Option<&str>,
 ) -> Result<MatrixReport, String> {
-    hardware::matrix(platform, capability, today(), &Thresholds::defaults())
-        .map_err(|e| e.to_string())
+    let request = MatrixRequest {
+        platform: platform.map(String::from),
+        capability: capability.map(String::from),
+        ..MatrixRequest::default()
+    };
+    hardware::matrix(&request, now()).map_err(|e| request_error(&e, LABELS))
 }
 
 pub fn support_class(s: Support) -> &'static str {
@@ -28,31 +36,6 @@ pub fn support_class(s: Support) -> &'static str {
         Support::Partial => "support support-partial",
         Support::NotApplicable => "support support-na",
     }
-}
-
-/// A column of the grid: (platform key, platform name).
-pub type Column = (String, String);
-/// A row of the grid: (capability key, capability name, its cells).
-pub type Row = (String, String, Vec<CellAnswer>);
-
-/// The grid of a table report: capability rows (in the seed's order) x platform columns.
-pub fn grid(cells: &[CellAnswer]) -> (Vec<Column>, Vec<Row>) {
-    let mut columns: Vec<Column> = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
-    for c in cells {
-        if !columns.iter().any(|(k, _)| *k == c.platform) {
-            columns.push((c.platform.clone(), c.platform_name.clone()));
-        }
-        match rows.iter_mut().find(|(k, _, _)| *k == c.capability) {
-            Some((_, _, row)) => row.push(c.clone()),
-            None => rows.push((
-                c.capability.clone(),
-                c.capability_name.clone(),
-                vec![c.clone()],
-            )),
-        }
-    }
-    (columns, rows)
 }
 
 #[component]

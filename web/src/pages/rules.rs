@@ -1,26 +1,39 @@
 //! Rule docs (`kgadvise explain ID`): any finding rule (KH001) or data entry (`matrix.bf16.t4x2`), and an
 //! index of every finding rule. Every finding on every page links here.
 
-use kgadvise_core::rulebook;
-use kgadvise_core::rulebook::registry::{self, Explanation};
+use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest, Explanation};
 use leptos::prelude::*;
 
+use crate::browser::now;
+use crate::components::inputs::request_error;
 use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
 use crate::query::rule_href;
 use crate::use_url;
 
-/// The page's answer for an ID: its explanation, or the error with suggestions.
+/// The label of the control of each request field (the URL key `id` is the request key).
+const LABELS: &[(&str, &str)] = &[("id", "Rule or entry ID")];
+
+/// The page's answer for an ID: its explanation, or the error with the IDs close to it.
 pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
-    registry::explain(id).map_err(|e| (e.to_string(), e.suggestions.clone()))
+    let request = ExplainRequest {
+        id: Some(id.to_string()),
+        ..ExplainRequest::default()
+    };
+    match registry::explain(&request, now()) {
+        Ok(ExplainReport::Entry(e)) => Ok(e),
+        // A request of one ID is answered by its explanation; the list and the Markdown are not asked.
+        Ok(ExplainReport::List(_) | ExplainReport::Markdown(_)) => {
+            Err(("expected one rule or entry".to_string(), Vec::new()))
+        }
+        Err(e) => Err((request_error(&e, LABELS), registry::suggestions(id))),
+    }
 }
 
 #[component]
 pub fn RulesPage() -> impl IntoView {
     let url = use_url();
     let answer = move || url.value("id").map(|id| explain_answer(&id));
-    let mut rules: Vec<_> = rulebook().rules.iter().collect();
-    kgadvise_core::text::sort::sort_by(&mut rules, |a, b| a.id.cmp(&b.id));
-    let index = rules
+    let index = registry::rules_by_code()
         .into_iter()
         .map(|r| {
             view! {

@@ -1,11 +1,10 @@
 //! Is the GPU worth the quota? (`kgadvise worth-gpu --task T --rows N [--refits N]`).
 
-use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport};
-use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport, WorthGpuRequest};
 use leptos::prelude::*;
 
-use crate::browser::today;
-use crate::components::inputs::parse_count;
+use crate::browser::now;
+use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
     ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
 };
@@ -19,9 +18,13 @@ pub enum WorthAnswer {
     Error(String),
 }
 
-/// The task shown when none is chosen.
+/// The task shown when none is chosen (the first of the task control).
 pub const DEFAULT_TASK: &str = "gbdt";
 
+/// The label of the control of each request field (the URL keys are the request keys).
+const LABELS: &[(&str, &str)] = &[("task", "Task"), ("rows", "Rows"), ("refits", "Refits")];
+
+/// The worth-gpu request of the page's inputs, answered by core; nothing typed in Rows yet asks for it.
 pub fn worth_answer(task: Option<&str>, rows: Option<&str>, refits: Option<&str>) -> WorthAnswer {
     let rows = match parse_count("rows", rows.unwrap_or("")) {
         Ok(Some(n)) => n,
@@ -32,15 +35,15 @@ pub fn worth_answer(task: Option<&str>, rows: Option<&str>, refits: Option<&str>
         Ok(n) => n,
         Err(e) => return WorthAnswer::Error(e),
     };
-    match worth::worth_gpu(
-        task.unwrap_or(DEFAULT_TASK),
-        rows,
+    let request = WorthGpuRequest {
+        task: task.unwrap_or(DEFAULT_TASK).to_string(),
+        rows: Some(rows),
         refits,
-        today(),
-        &Thresholds::defaults(),
-    ) {
+        ..WorthGpuRequest::default()
+    };
+    match worth::worth_gpu(&request, now()) {
         Ok(r) => WorthAnswer::Report(r),
-        Err(e) => WorthAnswer::Error(e.to_string()),
+        Err(e) => WorthAnswer::Error(request_error(&e, LABELS)),
     }
 }
 
