@@ -62,7 +62,7 @@ test('parity: matrix, defaults and worth-gpu', async () => {
 test('parity: diagnose a real log pasted into the page', async () => {
   for (const file of [
     path.join(ROOT, 'tests/fixtures/diagnose/second-gpu-idle.csv'),
-    path.join(ROOT, '..', 'shared/realdata/nvidia-smi-table/kaggle-2xT4-580.159.04-cuda13.0_picchio.txt'),
+    path.join(ROOT, 'tests/fixtures/realdata/nvidia-smi-table/kaggle-2xT4-580.159.04-cuda13.0_picchio.txt'),
   ]) {
     const args = ['diagnose', file, '--data-rate', '900', '--compute-rate', '1000', '--loop-rate', '950'];
     const { json, link } = cliWithLink(args);

@@ -1,10 +1,10 @@
 //! End-to-end: `kgadvise bench` against real child processes written for the test (one that sleeps, one
 //! that fails, one that prints its rates), with a fake `nvidia-smi` that prints a recorded real log from
-//! ../shared/realdata, so the GPU sampling path runs without a GPU.
+//! tests/fixtures/realdata, so the GPU sampling path runs without a GPU.
 
 use std::path::PathBuf;
 
-use kgadvise_tests::{fixture, json_of, kgadvise, shared_dir};
+use kgadvise_tests::{fixture, json_of, kgadvise, real_sample};
 
 fn fake_nvsmi() -> PathBuf {
     fixture("bench/fake-nvidia-smi-realdata.sh")
@@ -12,7 +12,7 @@ fn fake_nvsmi() -> PathBuf {
 
 /// A real 1 s loop with a header and units, utilisation and memory (an RTX 2070 log).
 fn real_log() -> PathBuf {
-    shared_dir().join("realdata/nvidia-smi-csv/rtx2070-repeated-header-units-1s_gpu-usage.csv")
+    real_sample("nvidia-smi-csv/rtx2070-repeated-header-units-1s_gpu-usage.csv")
 }
 
 fn bench(dir: &tempdir::Dir) -> assert_cmd::Command {
