@@ -16,8 +16,9 @@ if [ ! -x tests/browser/node_modules/.bin/wasm-opt ] || [ ! -d tests/browser/nod
 fi
 export PATH="$ROOT/tests/browser/node_modules/.bin:$PATH"  # npm binaryen's wasm-opt (version_132) first
 
-# The parity tests run the CLI binary next to the page.
-cargo build -q -p kgadvise-cli --locked
+# The parity tests run the CLI binary next to the page: its path as cargo reports it (CARGO_TARGET_DIR works).
+KGADVISE_BIN="$(bash scripts/kgadvise-bin.sh)"
+export KGADVISE_BIN
 
 s=$SECONDS
 bash scripts/build-site.sh

@@ -31,14 +31,12 @@ fn bench(dir: &tempdir::Dir) -> assert_cmd::Command {
 }
 
 mod tempdir {
-    /// A fresh folder per test under target/, removed at the end.
+    /// A fresh folder per test in cargo's temporary folder for integration tests (inside whatever target
+    /// directory cargo uses, `CARGO_TARGET_DIR` included), removed at the end.
     pub struct Dir(pub std::path::PathBuf);
     impl Dir {
         pub fn new(name: &str) -> Dir {
-            let p = kgadvise_tests::workspace_root()
-                .join("target")
-                .join("test-tmp")
-                .join(name);
+            let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
             let _ = std::fs::remove_dir_all(&p);
             std::fs::create_dir_all(&p).unwrap();
             Dir(p)
