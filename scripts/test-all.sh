@@ -2,7 +2,8 @@
 # Every test: installs what it needs (idempotent); checks that the install's fetch step alone lets the offline
 # builds resolve (scripts/check-offline-fetch.sh, an empty cargo home); fmt, clippy, the core's wasm32 build;
 # host tests of the whole workspace (core, CLI end-to-end, conformance on tests/fixtures, rules docs
-# freshness); and the browser tests of the release site in headless Chromium. .ci/run calls this script.
+# freshness); the browser tests of the release site in headless Chromium; and the stable fallback site
+# (plain `trunk build --release` on stable) with a smoke browser test. .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,7 +18,6 @@ t cargo fmt --all -- --check
 t cargo clippy --workspace --all-targets --locked -- -D warnings
 t cargo build -p kgadvise-core --target wasm32-unknown-unknown --locked
 t cargo test --workspace --locked
-if [ -f scripts/test-browser.sh ]; then
-  t bash scripts/test-browser.sh
-fi
+t bash scripts/test-browser.sh
+t bash scripts/test-browser.sh --stable
 echo "[test-all] all green in $((SECONDS - t0)) s" >&2
