@@ -22,8 +22,7 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-cargo build --release -q -p kgadvise-cli
-BIN=target/release/kgadvise
+BIN="$(bash scripts/kgadvise-bin.sh --release)"
 
 "$PYTHON" - "$WORK" "$ROWS" <<'PY'
 import sys, numpy as np

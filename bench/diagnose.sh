@@ -14,8 +14,7 @@ LOG="$OUT/diagnose-$BYTES.csv"
 mkdir -p "$OUT"
 
 echo "== building kgadvise (release)" >&2
-cargo build --release -q -p kgadvise-cli
-BIN=target/release/kgadvise
+BIN="$(bash scripts/kgadvise-bin.sh --release)"
 
 if ! .venv-bench/bin/python -c "import pandas" 2>/dev/null; then
   echo "== installing pandas into .venv-bench" >&2

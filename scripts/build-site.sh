@@ -8,14 +8,7 @@
 # Needs scripts/install-toolchain.sh. Used by scripts/serve.sh, scripts/test-browser.sh and bench/web.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=site-toolchain.env
-. "$ROOT/scripts/site-toolchain.env"
-export PATH="$ROOT/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"  # npm binaryen's wasm-opt first
-export TRUNK_OFFLINE=true                  # no tool downloads, no update check, cargo --offline
-export RUSTUP_TOOLCHAIN="$SITE_TOOLCHAIN"
-export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
-# Added to .cargo/config.toml's wasm32 flags (never set RUSTFLAGS: it would replace them).
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+# shellcheck source=site-env.sh
+. "$ROOT/scripts/site-env.sh"
 cd "$ROOT/web"
 trunk build --release "$@"

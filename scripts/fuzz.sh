@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs one cargo-fuzz target (nightly) with its corpus seeded from ../shared/realdata, tests/malformed and
-# tests/fixtures. Usage: scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+# Runs one cargo-fuzz target (nightly) with its corpus seeded from tests/fixtures/realdata, tests/malformed
+# and tests/fixtures. Usage: scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
 # Targets: bench_history kernel_metadata run_report quota (nvsmi, stats once merged). See FUZZING.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="$1"; SECS="${2:-600}"; shift $(( $# < 2 ? $# : 2 ))
-REAL="${KGADVISE_SHARED:-$ROOT/../shared}/realdata"
+REAL="$ROOT/tests/fixtures/realdata"
 CORPUS="$ROOT/fuzz/corpus/$TARGET"
 mkdir -p "$CORPUS"
 seed() { for src in "$@"; do [ -e "$src" ] && find "$src" -type f ! -name '*.py' -size -2000k -exec cp -n {} "$CORPUS/" \; ; done; return 0; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent: installs only what is missing or at the wrong version, from the registries only
 # (rustup, crates.io, npm, Debian). Nothing is downloaded from anywhere else; trunk never fetches tools.
-# Proven recipe and timings: ../shared/toolchain.md (fresh 2-core machine: ~14 min of installs).
+# What each install is and why it is pinned: docs/toolchain.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TRUNK_VERSION=0.21.14   # 0.22.x needs rustc >= 1.96.1
@@ -55,7 +55,8 @@ if [ -f "$BROWSER/package.json" ]; then
   fi
 fi
 
-# trunk's offline mode passes --offline to cargo: fetch the locked crates first.
-cargo fetch --locked --manifest-path "$ROOT/Cargo.toml" >/dev/null
+# trunk's offline mode passes --offline to cargo: fetch the locked crates first, and std's own dependencies
+# for the nightly's -Zbuild-std (scripts/check-offline-fetch.sh checks this very step in CI).
+bash "$ROOT/scripts/fetch-crates.sh"
 
 log "ready in $((SECONDS - t0)) s: $(trunk --version), $(wasm-bindgen --version), $(chromium --version 2>/dev/null | head -1)"

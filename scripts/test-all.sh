@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Every test: installs what it needs (idempotent), then host tests of the whole workspace (core, CLI
-# end-to-end, conformance on ../shared), clippy, the core's wasm32 build, rules docs freshness, and the
-# browser tests of the built site in headless Chromium. .ci/run calls this script.
+# Every test: installs what it needs (idempotent); checks that the install's fetch step alone lets the offline
+# builds resolve (scripts/check-offline-fetch.sh, an empty cargo home); fmt, clippy, the core's wasm32 build;
+# host tests of the whole workspace (core, CLI end-to-end, conformance on tests/fixtures, rules docs
+# freshness); the browser tests of the release site in headless Chromium; and the stable fallback site
+# (plain `trunk build --release` on stable) with a smoke browser test. .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 t() { local s=$SECONDS; echo "[test-all] $*" >&2; "$@"; echo "[test-all] $(( SECONDS - s ))s: $*" >&2; }
+t0=$SECONDS
 
 t bash scripts/install-toolchain.sh
 export PATH="$ROOT/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
+t bash scripts/check-offline-fetch.sh
 t cargo fmt --all -- --check
 t cargo clippy --workspace --all-targets --locked -- -D warnings
 t cargo build -p kgadvise-core --target wasm32-unknown-unknown --locked
 t cargo test --workspace --locked
-if [ -f scripts/test-browser.sh ]; then
-  t bash scripts/test-browser.sh
-fi
-echo "[test-all] all green" >&2
+t bash scripts/test-browser.sh
+t bash scripts/test-browser.sh --stable
+echo "[test-all] all green in $((SECONDS - t0)) s" >&2

@@ -7,7 +7,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const REALDATA = new URL('../../../shared/realdata/', import.meta.url);
+const REALDATA = new URL('../fixtures/realdata/', import.meta.url);
 
 test('diagnose: a pasted real nvidia-smi CSV gives verdicts, a GPU table and timelines', async () => {
   const log = readFileSync(new URL('nvidia-smi-csv/l40s-595.80_all-fields_header-units_load_nvgpuexp.csv', REALDATA), 'utf8');

@@ -14,7 +14,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const REALDATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/realdata');
+const REALDATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/realdata');
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const real = p => path.join(REALDATA, p);
 const L40S = 'nvidia-smi-csv/l40s-595.80_all-fields_header-units_load_nvgpuexp.csv';

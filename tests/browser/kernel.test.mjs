@@ -7,7 +7,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const REALDATA = new URL('../../../shared/realdata/kernel-metadata/', import.meta.url);
+const REALDATA = new URL('../fixtures/realdata/kernel-metadata/', import.meta.url);
 
 test('kernel check: a pasted real kernel-metadata.json gives the stored shape and findings', async () => {
   const meta = readFileSync(new URL('cube555-2xT4_machine_shape-NvidiaTeslaT4_Erlemar.json', REALDATA), 'utf8');

@@ -4,13 +4,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { launch, openPage, APP_URL } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.KGADVISE_BIN ?? path.join(ROOT, 'target', 'debug', 'kgadvise');
+// The CLI binary as cargo built it (scripts/test-browser.sh asks cargo for its path: no fixed target/ folder,
+// so CARGO_TARGET_DIR works).
+const BIN = process.env.KGADVISE_BIN;
+if (!BIN || !existsSync(BIN)) {
+  throw new Error(`KGADVISE_BIN is ${BIN ? `${BIN}, which does not exist` : 'not set'}: run the browser tests with ` +
+    'scripts/test-browser.sh, which builds the kgadvise CLI with cargo and exports its path');
+}
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -62,7 +68,7 @@ test('parity: matrix, defaults and worth-gpu', async () => {
 test('parity: diagnose a real log pasted into the page', async () => {
   for (const file of [
     path.join(ROOT, 'tests/fixtures/diagnose/second-gpu-idle.csv'),
-    path.join(ROOT, '..', 'shared/realdata/nvidia-smi-table/kaggle-2xT4-580.159.04-cuda13.0_picchio.txt'),
+    path.join(ROOT, 'tests/fixtures/realdata/nvidia-smi-table/kaggle-2xT4-580.159.04-cuda13.0_picchio.txt'),
   ]) {
     const args = ['diagnose', file, '--data-rate', '900', '--compute-rate', '1000', '--loop-rate', '950'];
     const { json, link } = cliWithLink(args);

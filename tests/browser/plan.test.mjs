@@ -7,7 +7,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const REALDATA = new URL('../../../shared/realdata/kaggle-quota/', import.meta.url);
+const REALDATA = new URL('../fixtures/realdata/kaggle-quota/', import.meta.url);
 
 test('quota & plan: typed hours and a deadline give the budget and the week chart', async () => {
   const { page, check } = await openPage(browser, '?page=plan');

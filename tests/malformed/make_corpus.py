@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Generates the malformed-input corpus (tests/malformed/<kind>/...) from the real samples in
-../shared/realdata and hand-made breakages. Deterministic: re-running rewrites identical files.
+tests/fixtures/realdata and hand-made breakages. Deterministic: re-running rewrites identical files.
 Each file's expected outcome is in expected.toml (kept by hand); the harness in
 tests/tests/malformed.rs runs every file through core and the CLI binary.
 Usage: python3 tests/malformed/make_corpus.py   (from the workspace root)"""
 import json, os, random, struct
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
-REAL = os.path.join(ROOT, "..", "..", "..", "shared", "realdata")
+REAL = os.path.join(ROOT, "..", "fixtures", "realdata")
 rng = random.Random(20261130)
 
 def put(kind, name, data):

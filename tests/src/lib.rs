@@ -1,5 +1,6 @@
-//! Shared helpers of the conformance and end-to-end tests: where the shared fixtures are, and how to run
-//! the real `kgadvise` binary.
+//! Shared helpers of the conformance and end-to-end tests: where the fixtures are (all inside the
+//! repository: `tests/fixtures/`, the real samples in `tests/fixtures/realdata/`), and how to run the real
+//! `kgadvise` binary.
 
 use std::path::{Path, PathBuf};
 
@@ -11,20 +12,29 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// `../shared` beside the workspace (or `$KGADVISE_SHARED`): the seeds, spec and real data.
-pub fn shared_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("KGADVISE_SHARED") {
-        return PathBuf::from(dir);
-    }
-    workspace_root().join("..").join("shared")
+/// `tests/fixtures/realdata/<rel>`: one real sample written by someone else (provenance in
+/// `tests/fixtures/realdata/SOURCES.md`). Panics naming the file when it is missing.
+pub fn real_sample(rel: &str) -> PathBuf {
+    let path = fixture("realdata").join(rel);
+    assert!(
+        path.is_file(),
+        "{} is missing: the real samples live in tests/fixtures/realdata/ (see its SOURCES.md)",
+        path.display()
+    );
+    path
 }
 
-/// Every file of one `shared/realdata/<category>` folder, sorted. Panics with a clear message when the
-/// folder is missing, so a test that walks it cannot pass vacuously.
+/// Every file of one `tests/fixtures/realdata/<category>` folder, sorted. Panics with a clear message when
+/// the folder is missing or empty, so a test that walks it cannot pass vacuously.
 pub fn realdata(category: &str) -> Vec<PathBuf> {
-    let dir = shared_dir().join("realdata").join(category);
+    let dir = fixture("realdata").join(category);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e} (is ../shared present?)", dir.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot read {}: {e} (the real samples live in tests/fixtures/realdata/)",
+                dir.display()
+            )
+        })
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();
@@ -39,12 +49,9 @@ pub fn fixture(rel: &str) -> PathBuf {
 }
 
 /// The `kgadvise` binary built by `cargo test --workspace` (cli/tests makes cargo build it), as an
-/// assert_cmd command with a fixed clock-free environment.
+/// assert_cmd command.
 pub fn kgadvise() -> assert_cmd::Command {
-    let path = kgadvise_path();
-    let mut cmd = assert_cmd::Command::new(path);
-    cmd.env_remove("KGADVISE_SHARED");
-    cmd
+    assert_cmd::Command::new(kgadvise_path())
 }
 
 /// Path of the built binary: next to this test executable's `deps/` folder.

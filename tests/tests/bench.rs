@@ -1,10 +1,10 @@
 //! End-to-end: `kgadvise bench` against real child processes written for the test (one that sleeps, one
 //! that fails, one that prints its rates), with a fake `nvidia-smi` that prints a recorded real log from
-//! ../shared/realdata, so the GPU sampling path runs without a GPU.
+//! tests/fixtures/realdata, so the GPU sampling path runs without a GPU.
 
 use std::path::PathBuf;
 
-use kgadvise_tests::{fixture, json_of, kgadvise, shared_dir};
+use kgadvise_tests::{fixture, json_of, kgadvise, real_sample};
 
 fn fake_nvsmi() -> PathBuf {
     fixture("bench/fake-nvidia-smi-realdata.sh")
@@ -12,7 +12,7 @@ fn fake_nvsmi() -> PathBuf {
 
 /// A real 1 s loop with a header and units, utilisation and memory (an RTX 2070 log).
 fn real_log() -> PathBuf {
-    shared_dir().join("realdata/nvidia-smi-csv/rtx2070-repeated-header-units-1s_gpu-usage.csv")
+    real_sample("nvidia-smi-csv/rtx2070-repeated-header-units-1s_gpu-usage.csv")
 }
 
 fn bench(dir: &tempdir::Dir) -> assert_cmd::Command {
@@ -31,14 +31,12 @@ fn bench(dir: &tempdir::Dir) -> assert_cmd::Command {
 }
 
 mod tempdir {
-    /// A fresh folder per test under target/, removed at the end.
+    /// A fresh folder per test in cargo's temporary folder for integration tests (inside whatever target
+    /// directory cargo uses, `CARGO_TARGET_DIR` included), removed at the end.
     pub struct Dir(pub std::path::PathBuf);
     impl Dir {
         pub fn new(name: &str) -> Dir {
-            let p = kgadvise_tests::workspace_root()
-                .join("target")
-                .join("test-tmp")
-                .join(name);
+            let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
             let _ = std::fs::remove_dir_all(&p);
             std::fs::create_dir_all(&p).unwrap();
             Dir(p)

@@ -1,5 +1,5 @@
 //! End-to-end: `kgadvise diagnose` and `kgadvise sample` through the real binary, against cli.md's contract,
-//! every real nvidia-smi sample of ../shared/realdata, and fixtures for every verdict in both polarities.
+//! every real nvidia-smi sample of tests/fixtures/realdata, and fixtures for every verdict in both polarities.
 
 use kgadvise_core::diagnose::nvsmi::ParseOptions;
 use kgadvise_core::diagnose::verdict::{RunInputs, diagnose_bytes};

@@ -17,6 +17,21 @@ use kgadvise_web::query::{Query, href, rule_href};
 use kgadvise_web::{AppWith, PAGES};
 use leptos::prelude::*;
 
+/// Every file of `tests/fixtures/realdata/<category>` (real samples written by others; provenance in its
+/// SOURCES.md), sorted. Fails naming the folder when it is missing or empty, never passes vacuously.
+fn realdata(category: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/realdata")
+        .join(category);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{} is empty", dir.display());
+    files
+}
+
 fn render(search: &str) -> String {
     let owner = Owner::new();
     owner.with(|| view! { <AppWith initial=Query::parse(search) /> }.to_html())
@@ -398,13 +413,7 @@ fn plan_page_draws_the_weeks() {
 #[test]
 fn every_real_quota_sample_plans_or_explains() {
     let now = kgadvise_web::browser::HOST_NOW;
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata/kaggle-quota");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    files.sort();
+    let files = realdata("kaggle-quota");
     assert!(files.len() >= 5, "{files:?}");
     let i = plan_inputs(&[("deadline", "2026-12-17")]);
     let mut plans = 0;
@@ -477,9 +486,8 @@ fn every_real_nvidia_smi_sample_is_diagnosed() {
     assert!(samples.len() >= 10, "{}", samples.len());
 }
 
-/// Every real nvidia-smi sample of ../shared/realdata (CSV, dmon, -q, the table): (path, bytes).
+/// Every real nvidia-smi sample of tests/fixtures/realdata (CSV, dmon, -q, the table): (path, bytes).
 fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
     let mut samples = Vec::new();
     for cat in [
         "nvidia-smi-csv",
@@ -487,10 +495,7 @@ fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
         "nvidia-smi-query",
         "nvidia-smi-table",
     ] {
-        for f in std::fs::read_dir(root.join(cat))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-        {
+        for f in realdata(cat) {
             samples.push((f.display().to_string(), std::fs::read(&f).unwrap()));
         }
     }
@@ -506,7 +511,6 @@ fn a_log_in_chunks_gives_the_whole_text_answer() {
     use kgadvise_core::rulebook::Thresholds;
     use kgadvise_web::pages::diagnose::diagnose_chunks;
 
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/realdata");
     let inputs = || RunInputs {
         rates: Rates {
             data_rate: Some(100.0),
@@ -516,10 +520,12 @@ fn a_log_in_chunks_gives_the_whole_text_answer() {
         oom: false,
     };
     let mut logs = real_nvidia_smi_samples();
-    let csv = std::fs::read(
-        root.join("nvidia-smi-csv/l40s-595.80_all-fields_header-units_load_nvgpuexp.csv"),
-    )
-    .unwrap();
+    let l40s = "l40s-595.80_all-fields_header-units_load_nvgpuexp.csv";
+    let csv = realdata("nvidia-smi-csv")
+        .into_iter()
+        .find(|p| p.ends_with(l40s))
+        .map(|p| std::fs::read(p).unwrap())
+        .unwrap_or_else(|| panic!("tests/fixtures/realdata/nvidia-smi-csv/{l40s} is missing"));
     let text = String::from_utf8_lossy(&csv).replace('\n', "\r\n");
     let mut utf16 = vec![0xFF, 0xFE];
     utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
@@ -564,13 +570,8 @@ use kgadvise_web::pages::kernel::{KernelAnswer, kernel_answer};
 /// Every real kernel-metadata.json pasted into the page gives a report or a parse error naming the line.
 #[test]
 fn every_real_kernel_metadata_is_checked() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/realdata/kernel-metadata");
     let mut reports = 0;
-    for f in std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-    {
+    for f in realdata("kernel-metadata") {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
         match kernel_answer(&text, "", None, None) {
             KernelAnswer::Report(r) => {
