@@ -194,6 +194,8 @@ pub fn advise_json(
     }
     match command {
         "cap" => answer(request, clock, crate::quota::cap::cap),
+        "check" => answer(request, clock, crate::kernel::check::check),
+        "collect" => answer(request, clock, crate::kernel::run_report::collect),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -205,7 +207,7 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap"];
+pub const ADVISORS: &[&str] = &["cap", "check", "collect"];
 
 #[cfg(test)]
 mod tests {
