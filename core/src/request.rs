@@ -198,6 +198,8 @@ pub fn advise_json(
         "defaults" => answer(request, clock, crate::hardware::domains::defaults),
         "worth-gpu" => answer(request, clock, crate::hardware::worth::worth_gpu),
         "explain" => answer(request, clock, crate::rulebook::registry::explain),
+        "check" => answer(request, clock, crate::kernel::check::check),
+        "collect" => answer(request, clock, crate::kernel::run_report::collect),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -209,7 +211,15 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap", "matrix", "defaults", "worth-gpu", "explain"];
+pub const ADVISORS: &[&str] = &[
+    "cap",
+    "matrix",
+    "defaults",
+    "worth-gpu",
+    "explain",
+    "check",
+    "collect",
+];
 
 #[cfg(test)]
 mod tests {

@@ -4,20 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise, realdata};
+use kgadvise_core::kernel::{self, CheckRequest, run_report};
+use kgadvise_tests::{finding_rules, fixture, has_key_anywhere, json_of, kgadvise, realdata};
 
 const NOW: &str = "2026-11-30";
-
-fn rules_in(v: &serde_json::Value) -> Vec<String> {
-    v["findings"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|f| f["rule"].as_str().unwrap_or("").to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 fn has_error(v: &serde_json::Value) -> bool {
     v["findings"]
@@ -91,15 +81,15 @@ fn every_rule_has_a_fixture_that_triggers_it_and_one_that_does_not() {
             assert_eq!(code, 2, "{rule} trigger: {stderr}");
             assert_eq!(v["schema"], "kgadvise.error/1");
             assert!(
-                stderr.contains("kernel-metadata.json: line 4, column 1")
+                stderr.contains("kernel-metadata.json line 4: not valid JSON at column 1")
                     && stderr.contains("KM001"),
                 "{stderr}"
             );
         } else {
             assert!(
-                rules_in(&v).contains(&rule),
+                finding_rules(&v).contains(&rule),
                 "{rule} trigger did not fire: {:?}",
-                rules_in(&v)
+                finding_rules(&v)
             );
             assert_eq!(
                 code,
@@ -108,7 +98,10 @@ fn every_rule_has_a_fixture_that_triggers_it_and_one_that_does_not() {
             );
         }
         let (code, v, stderr) = run_fixture(&rule, &dir.join("clean"));
-        assert!(!rules_in(&v).contains(&rule), "{rule} clean fired: {v}");
+        assert!(
+            !finding_rules(&v).contains(&rule),
+            "{rule} clean fired: {v}"
+        );
         assert_eq!(
             code,
             if has_error(&v) { 1 } else { 0 },
@@ -299,8 +292,6 @@ fn every_real_metadata_file_is_checked_with_the_expected_findings() {
         REALDATA.len(),
         "a realdata file without an expected row (or a stale row)"
     );
-    let thresholds = kgadvise_core::rulebook::Thresholds::defaults();
-    let today = chrono_free_today();
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let row = REALDATA
@@ -309,15 +300,15 @@ fn every_real_metadata_file_is_checked_with_the_expected_findings() {
             .unwrap_or_else(|| panic!("no row for {name}"));
         // Through the core, with no code file: must not panic.
         let bytes = std::fs::read(&file).unwrap();
-        let core = kgadvise_core::kernel::check_text(
-            &name,
-            &bytes,
-            kgadvise_core::kernel::CodeFile::NotNamed,
-            &Default::default(),
-            today,
-            &thresholds,
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let request = CheckRequest {
+            metadata: kernel::metadata_text(
+                &bytes,
+                &kgadvise_core::rulebook::Thresholds::defaults(),
+            )
+            .unwrap(),
+            ..CheckRequest::default()
+        };
+        let core = kernel::check(&request, clock()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(core.machine_shape.as_deref(), row.2, "{name} (core)");
         // Through the CLI.
         let out = kgadvise()
@@ -327,7 +318,7 @@ fn every_real_metadata_file_is_checked_with_the_expected_findings() {
             .output()
             .unwrap();
         let v = json_of(&out);
-        let mut got = rules_in(&v);
+        let mut got = finding_rules(&v);
         got.sort();
         got.dedup();
         assert_eq!(
@@ -355,8 +346,8 @@ fn every_real_metadata_file_is_checked_with_the_expected_findings() {
     }
 }
 
-fn chrono_free_today() -> chrono::NaiveDate {
-    chrono::NaiveDate::from_ymd_opt(2026, 11, 30).unwrap()
+fn clock() -> chrono::DateTime<chrono::Utc> {
+    "2026-11-30T00:00:00Z".parse().unwrap()
 }
 
 /// A scratch folder for one test.
@@ -375,7 +366,7 @@ fn bad_inputs_exit_2_with_clear_messages() {
         (
             "not-json.json",
             b"id: alice/x\ntitle: hello\n".to_vec(),
-            "line 1, column 1: not valid JSON",
+            "line 1: not valid JSON at column 1",
         ),
         (
             "array.json",
@@ -467,7 +458,7 @@ fn metadata_from_stdin_and_lenient_forms() {
         .unwrap();
     let v = json_of(&out);
     // No code_file: KM002 only.
-    assert_eq!(rules_in(&v), vec!["KM002".to_string()], "{v}");
+    assert_eq!(finding_rules(&v), vec!["KM002".to_string()], "{v}");
     assert_eq!(v["metadata"]["is_private"], true);
     assert_eq!(v["accelerator"], "cpu");
 }
@@ -511,7 +502,7 @@ fn collect_bad_inputs_exit_2() {
         (
             "broken.json",
             b"{\"jobs\": [\n  {\"name\": \"a\",}\n]}".to_vec(),
-            "line 2, column",
+            "line 2: not valid JSON at column",
         ),
         (
             "meta.json",
@@ -617,19 +608,17 @@ fn pre_push_hook_blocks_bad_kernels() {
 #[test]
 fn truncated_inputs_never_panic() {
     let thresholds = kgadvise_core::rulebook::Thresholds::defaults();
-    let today = chrono_free_today();
     for file in realdata("kernel-metadata") {
         let bytes = std::fs::read(&file).unwrap();
         for cut in 0..=bytes.len() {
-            let part = &bytes[..cut];
-            let _ = kgadvise_core::kernel::check_text(
-                "x",
-                part,
-                kgadvise_core::kernel::CodeFile::Present { bytes: part },
-                &Default::default(),
-                today,
-                &thresholds,
-            );
+            let part = String::from_utf8_lossy(&bytes[..cut]).into_owned();
+            let request = CheckRequest {
+                metadata: part.clone(),
+                code: Some(part),
+                ..CheckRequest::default()
+            };
+            let _ = kernel::check(&request, clock());
+            let _ = kernel::metadata_text(&bytes[..cut], &thresholds);
         }
     }
     for dir in rule_dirs()
@@ -638,8 +627,11 @@ fn truncated_inputs_never_panic() {
     {
         let bytes = std::fs::read(dir.join("trigger/kg_run.json")).unwrap();
         for cut in (0..=bytes.len()).step_by(7) {
-            let _ =
-                kgadvise_core::kernel::run_report::collect("x", &bytes[..cut], today, &thresholds);
+            let request = run_report::CollectRequest {
+                report: String::from_utf8_lossy(&bytes[..cut]).into_owned(),
+                ..Default::default()
+            };
+            let _ = run_report::collect(&request, clock());
         }
     }
 }
@@ -667,7 +659,7 @@ fn quota_file_feeds_the_cap_check() {
         .unwrap();
     let v = kgadvise_tests::json_of(&out);
     assert!(
-        rules_in(&v).contains(&"KM020".to_string()),
+        finding_rules(&v).contains(&"KM020".to_string()),
         "1 h plannable < 2 h cap: {v}"
     );
     assert_eq!(out.status.code(), Some(1));
@@ -692,7 +684,7 @@ fn quota_file_feeds_the_cap_check() {
         ])
         .output()
         .unwrap();
-    assert!(!rules_in(&kgadvise_tests::json_of(&out)).contains(&"KM020".to_string()));
+    assert!(!finding_rules(&kgadvise_tests::json_of(&out)).contains(&"KM020".to_string()));
     // An unreadable quota file is unusable input.
     let out = kgadvise()
         .args([

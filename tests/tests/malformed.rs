@@ -135,18 +135,20 @@ fn core_reads(kind: &str, path: &Path) -> Option<bool> {
     let t = Thresholds::defaults();
     let today = chrono::NaiveDate::from_ymd_opt(2026, 9, 15).unwrap();
     match kind {
-        "kernel" => {
-            let bytes = std::fs::read(path).unwrap();
-            if bytes.len() as u64 > kernel::max_metadata_bytes(&t) {
-                return Some(false);
-            }
-            Some(kernel::parse_metadata(&bytes, &t).is_ok())
-        }
+        "kernel" => Some(kernel::parse_metadata(&std::fs::read(path).unwrap(), &t).is_ok()),
         "quota" => {
             Some(quota::read_quota(&quota::decode_text(&std::fs::read(path).unwrap())).is_ok())
         }
         "collect" => {
-            Some(run_report::collect("x", &std::fs::read(path).unwrap(), today, &t).is_ok())
+            let report = run_report::report_text(&std::fs::read(path).unwrap());
+            let clock = today.and_hms_opt(0, 0, 0).unwrap().and_utc();
+            Some(report.is_ok_and(|report| {
+                let request = run_report::CollectRequest {
+                    report,
+                    ..Default::default()
+                };
+                run_report::collect(&request, clock).is_ok()
+            }))
         }
         "fidelity" => Some(fidelity::fidelity(&text_of(path), "x", &t).is_ok()),
         "prune" => Some(prune::read_curves(&text_of(path), "x").is_ok()),

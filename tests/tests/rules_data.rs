@@ -30,7 +30,8 @@ fn cli_all_markdown_is_the_rules_doc() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(
-        String::from_utf8_lossy(&out.stdout) == kgadvise_core::rulebook::registry::render_rules_markdown(),
+        String::from_utf8_lossy(&out.stdout)
+            == kgadvise_core::rulebook::registry::render_rules_markdown(),
         "`kgadvise explain --all-markdown` differs from registry::render_rules_markdown()"
     );
 }

@@ -579,7 +579,7 @@ fn every_real_kernel_metadata_is_checked() {
                 assert_eq!(r.schema, "kgadvise.check/1", "{}", f.display());
             }
             KernelAnswer::Error(e) => assert!(
-                e.starts_with("kernel-metadata.json:"),
+                e.starts_with("kernel-metadata.json"),
                 "{}: {e}",
                 f.display()
             ),
@@ -596,7 +596,11 @@ fn every_real_kernel_metadata_is_checked() {
         other => panic!("{other:?}"),
     }
     match kernel_answer("{}", "", Some("x"), None) {
-        KernelAnswer::Error(e) => assert!(e.starts_with("plannable GPU hours:"), "{e}"),
+        KernelAnswer::Error(e) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    match kernel_answer("{}", "", None, Some("soon")) {
+        KernelAnswer::Error(e) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
         other => panic!("{other:?}"),
     }
 }

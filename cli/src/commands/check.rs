@@ -6,10 +6,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kgadvise_core::kernel::{self, CheckOptions, CheckReport, CodeFile};
-use kgadvise_core::text::number::shortest;
+use kgadvise_core::kernel::{self, CheckReport, CheckRequest};
+use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::text::decode_input;
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train                       a kernel folder (reads kernel-metadata.json)
@@ -89,118 +90,123 @@ fn metadata_path(path: &str) -> Result<PathBuf, CliError> {
     )))
 }
 
-pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    if let Some(h) = args.plannable
-        && (!h.is_finite() || h < 0.0)
-    {
-        return Err(CliError::usage(format!(
-            "--plannable {h}: expected hours >= 0",
-            h = shortest(h)
-        )));
-    }
-    // Plannable (GPU, TPU) hours from a quota file, read as `kgadvise quota` reads it.
-    let quota_plannable = match &args.quota {
-        Some(path) => {
-            let now = global.now()?;
-            let report = super::quota::load(
-                path,
-                args.runs.as_deref(),
-                false,
-                None,
-                now,
-                &thresholds,
-                |_| {},
-            )?;
-            (
-                report.gpu.as_ref().map(|q| q.plannable),
-                report.tpu.as_ref().map(|q| q.plannable),
-            )
-        }
-        None => (None, None),
-    };
-    let limit = kernel::max_metadata_bytes(&thresholds);
-    let (name, folder, bytes) = if args.path == "-" {
-        let mut buf = Vec::new();
+/// The metadata's name, its folder and its bytes (at most one byte over the core's size limit: a bigger
+/// file is refused without being read whole).
+fn read_metadata(path: &str, limit: u64) -> Result<(String, PathBuf, Vec<u8>), CliError> {
+    let mut bytes = Vec::new();
+    if path == "-" {
         std::io::stdin()
             .take(limit.saturating_add(1))
-            .read_to_end(&mut buf)
+            .read_to_end(&mut bytes)
             .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
-        ("<stdin>".to_string(), PathBuf::from("."), buf)
-    } else {
-        let file = metadata_path(&args.path)?;
-        let name = file.display().to_string();
-        let len = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-        if len > limit {
-            return Err(CliError::usage(format!(
-                "{name}: {len} bytes is far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json [KM001]"
-            )));
-        }
-        let bytes = std::fs::read(&file).map_err(|e| {
+        return Ok(("<stdin>".to_string(), PathBuf::from("."), bytes));
+    }
+    let file = metadata_path(path)?;
+    let name = file.display().to_string();
+    std::fs::File::open(&file)
+        .and_then(|f| f.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(|e| {
             CliError::usage(format!(
                 "{name}: cannot read: {e}; expected a readable kernel-metadata.json"
             ))
         })?;
-        let folder = file
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        (name, folder, bytes)
-    };
-    let meta = kernel::parse_metadata(&bytes, &thresholds)
-        .map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+    let folder = file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok((name, folder, bytes))
+}
 
-    // The code file, relative to the metadata's folder (as Kaggle's CLI resolves it).
-    let code_bytes;
-    let resolved;
-    let code = match meta
-        .code_file
-        .as_deref()
-        .filter(|c| !c.trim().is_empty() && !c.contains("INSERT_"))
-    {
-        None => CodeFile::NotNamed,
-        Some(cf) => {
-            let rel = Path::new(cf);
-            let path = if rel.is_absolute() {
-                rel.to_path_buf()
-            } else {
-                folder.join(rel)
-            };
-            // A Windows path pushed from Linux: also look with forward slashes, so the size is still checked
-            // (the back-slash itself is KM024).
-            let alt = folder.join(cf.replace('\\', "/"));
-            let found = [path.clone(), alt].into_iter().find(|p| p.is_file());
-            resolved = path.display().to_string();
-            match found {
-                None => CodeFile::Missing {
-                    resolved: &resolved,
-                },
-                Some(p) => {
-                    code_bytes = std::fs::read(&p).map_err(|e| {
-                        CliError::usage(format!("{}: cannot read the code file: {e}", p.display()))
-                    })?;
-                    CodeFile::Present { bytes: &code_bytes }
-                }
-            }
-        }
+/// The code file as found in the metadata's folder: its text and size on disk, or where it was looked
+/// for. The core says which paths to look at.
+struct FoundCode {
+    text: Option<String>,
+    bytes: Option<u64>,
+    path: Option<String>,
+}
+
+fn find_code(
+    metadata: &str,
+    folder: &Path,
+    thresholds: &Thresholds,
+) -> Result<FoundCode, CliError> {
+    let candidates: Vec<PathBuf> = kernel::code_file_paths(metadata, thresholds)
+        .iter()
+        .map(|rel| folder.join(rel))
+        .collect();
+    let Some(resolved) = candidates.first() else {
+        return Ok(FoundCode {
+            text: None,
+            bytes: None,
+            path: None,
+        });
     };
-    let opts = CheckOptions {
+    let Some(found) = candidates.iter().find(|p| p.is_file()) else {
+        return Ok(FoundCode {
+            text: None,
+            bytes: None,
+            path: Some(resolved.display().to_string()),
+        });
+    };
+    let bytes = std::fs::read(found).map_err(|e| {
+        CliError::usage(format!(
+            "{}: cannot read the code file: {e}",
+            found.display()
+        ))
+    })?;
+    Ok(FoundCode {
+        text: Some(decode_input(&bytes).into_owned()),
+        bytes: Some(bytes.len() as u64),
+        path: Some(found.display().to_string()),
+    })
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let thresholds = global.thresholds()?;
+    let (name, folder, bytes) = read_metadata(&args.path, kernel::max_metadata_bytes(&thresholds))?;
+    let metadata = kernel::metadata_text(&bytes, &thresholds)
+        .map_err(|e| CliError::request(e, &[("metadata", &name)]))?;
+    let code = find_code(&metadata, &folder, &thresholds)?;
+    let quota = args
+        .quota
+        .as_deref()
+        .map(super::quota::read_input)
+        .transpose()?;
+    let runs = args
+        .runs
+        .as_deref()
+        .map(super::quota::read_input)
+        .transpose()?;
+    let request = CheckRequest {
+        metadata,
+        input: Some(name.clone()),
+        code: code.text,
+        code_bytes: code.bytes,
+        code_path: code.path.clone(),
         running_gpu: args.running_gpu,
         running_tpu: args.running_tpu,
         running_cpu: args.running_cpu,
-        running_kernels: args
-            .running_kernels
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        plannable_hours: args.plannable.or(quota_plannable.0),
-        plannable_tpu_hours: args.plannable.or(quota_plannable.1),
+        running_kernels: args.running_kernels,
+        plannable: args.plannable,
+        quota,
+        runs,
         timeout_seconds: args.timeout_seconds,
         code_competition: args.code_competition,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let report = kernel::check(&name, meta, code, &opts, today, &thresholds);
+    let input = |path: &Option<String>| match path.as_deref() {
+        Some("-") => "stdin".to_string(),
+        other => other.unwrap_or_default().to_string(),
+    };
+    let (quota_name, runs_name) = (input(&args.quota), input(&args.runs));
+    let files = [
+        ("metadata", name.as_str()),
+        ("code", code.path.as_deref().unwrap_or_default()),
+        ("quota", quota_name.as_str()),
+        ("runs", runs_name.as_str()),
+    ];
+    let report = kernel::check(&request, clock()).map_err(|e| CliError::request(e, &files))?;
     emit(&report, global, human)
 }
 

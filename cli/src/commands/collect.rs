@@ -3,10 +3,10 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::kernel::run_report::{self, CollectReport, FoldOutcome};
+use kgadvise_core::kernel::run_report::{self, CollectReport, CollectRequest, FoldOutcome};
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise collect runs/effb0-train/kg_run.json
@@ -24,42 +24,46 @@ pub struct Args {
     pub file: String,
 }
 
-pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let today = global.now()?.date_naive();
-    let thresholds = global.thresholds()?;
-    let (name, bytes) = if args.file == "-" {
+/// The report's name and bytes: a file, a folder's kg_run.json, or stdin.
+fn read_report(file: &str) -> Result<(String, Vec<u8>), CliError> {
+    if file == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
-        ("<stdin>".to_string(), buf)
-    } else {
-        let p = std::path::Path::new(&args.file);
-        if p.is_dir() {
-            let inner = p.join("kg_run.json");
-            if !inner.is_file() {
-                return Err(CliError::usage(format!(
-                    "{}: a folder without kg_run.json; expected kgkit's kg_run.json",
-                    args.file
-                )));
-            }
-            (
-                inner.display().to_string(),
-                std::fs::read(&inner)
-                    .map_err(|e| CliError::usage(format!("{}: {e}", inner.display())))?,
-            )
-        } else {
-            let bytes = std::fs::read(p).map_err(|e| {
-                CliError::usage(format!(
-                    "{}: cannot read: {e}; expected kgkit's kg_run.json",
-                    args.file
-                ))
-            })?;
-            (args.file.clone(), bytes)
+        return Ok(("<stdin>".to_string(), buf));
+    }
+    let p = std::path::Path::new(file);
+    if p.is_dir() {
+        let inner = p.join("kg_run.json");
+        if !inner.is_file() {
+            return Err(CliError::usage(format!(
+                "{file}: a folder without kg_run.json; expected kgkit's kg_run.json"
+            )));
         }
+        let bytes = std::fs::read(&inner)
+            .map_err(|e| CliError::usage(format!("{}: {e}", inner.display())))?;
+        return Ok((inner.display().to_string(), bytes));
+    }
+    let bytes = std::fs::read(p).map_err(|e| {
+        CliError::usage(format!(
+            "{file}: cannot read: {e}; expected kgkit's kg_run.json"
+        ))
+    })?;
+    Ok((file.to_string(), bytes))
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let (name, bytes) = read_report(&args.file)?;
+    let files = [("report", name.as_str())];
+    let request = CollectRequest {
+        report: run_report::report_text(&bytes).map_err(|e| CliError::request(e, &files))?,
+        input: Some(name.clone()),
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let report = run_report::collect(&name, &bytes, today, &thresholds)
-        .map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+    let report =
+        run_report::collect(&request, clock()).map_err(|e| CliError::request(e, &files))?;
     emit(&report, global, human)
 }
 

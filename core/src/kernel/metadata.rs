@@ -2,11 +2,12 @@
 //! booleans in any case, unknown keys kept (for a warning), the fields `kaggle kernels pull -m` writes, and
 //! the camelCase API object some people save under that name (mapped, with a note).
 
-use crate::rulebook::ids::threshold;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::request::RequestError;
 use crate::rulebook::Thresholds;
+use crate::rulebook::ids::{rule, threshold};
 use crate::text::json;
 
 /// Fields of the snake_case metadata format, `kaggle kernels pull -m` included (formats.md §5.1, §5.4).
@@ -100,32 +101,10 @@ impl KernelMetadata {
     }
 }
 
-/// Metadata that cannot be read at all (CLI exit 2). `line`/`column` are 1-based when known.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MetadataError {
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    pub message: String,
-}
-
-impl std::fmt::Display for MetadataError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {} [KM001]", self.message),
-            (Some(l), None) => write!(f, "line {l}: {} [KM001]", self.message),
-            _ => write!(f, "{} [KM001]", self.message),
-        }
-    }
-}
-
-impl std::error::Error for MetadataError {}
-
-fn err(message: impl Into<String>) -> MetadataError {
-    MetadataError {
-        line: None,
-        column: None,
-        message: message.into(),
-    }
+/// Where an unreadable metadata file sends the reader: the rule that documents it.
+fn km001(mut e: RequestError) -> RequestError {
+    e.message = format!("{} [{}]", e.message, rule::KM001);
+    e
 }
 
 /// The largest metadata file accepted (bytes), so the CLI can refuse a huge file before reading it.
@@ -138,66 +117,61 @@ pub fn max_metadata_bytes(thresholds: &Thresholds) -> u64 {
     }
 }
 
-/// Parses kernel metadata. Syntax errors name the line and column; a value that is not an object, a
-/// notebook, binary data or a huge file is refused with what was expected.
-pub fn parse_metadata(
-    bytes: &[u8],
-    thresholds: &Thresholds,
-) -> Result<KernelMetadata, MetadataError> {
+/// More than [`max_metadata_bytes`] is not kernel metadata (real ones are under 2 kB).
+fn refuse_big(size: usize, thresholds: &Thresholds) -> Result<(), RequestError> {
     let limit = max_metadata_bytes(thresholds);
-    if bytes.len() as u64 > limit {
-        return Err(err(format!(
-            "{} bytes is far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json",
-            bytes.len()
+    if size as u64 > limit {
+        return Err(km001(RequestError::new(
+            "metadata",
+            format!(
+                "far too big for kernel metadata (limit {limit} bytes); expected a small kernel-metadata.json"
+            ),
         )));
     }
-    // UTF-8 or UTF-16 (PowerShell's `>` writes UTF-16LE), a BOM dropped: one decoder for every input.
-    let binary = |pos: usize| {
-        err(format!(
-            "binary data (a NUL at offset {pos}); expected kernel-metadata.json text"
-        ))
-    };
-    let text = crate::text::decode_strict(bytes).map_err(|e| {
-        match bytes.iter().position(|b| *b == 0) {
-            Some(pos) if e.encoding == crate::text::Encoding::Utf8 => binary(pos),
-            _ => MetadataError {
-                line: Some(e.line),
-                column: None,
-                message: format!(
-                    "not {} text (byte offset {}); expected kernel-metadata.json",
-                    e.encoding.name(),
-                    e.offset
-                ),
-            },
-        }
-    })?;
-    if let Some(pos) = text.find('\0') {
-        return Err(binary(pos));
-    }
-    let text: &str = &text;
+    Ok(())
+}
+
+/// The `metadata` text of a file's bytes (UTF-8 or UTF-16, a BOM dropped). A file bigger than
+/// [`max_metadata_bytes`], binary data or bytes that are not text are refused (KM001); the CLI reads at
+/// most one byte more than the limit.
+pub fn metadata_text(bytes: &[u8], thresholds: &Thresholds) -> Result<String, RequestError> {
+    refuse_big(bytes.len(), thresholds)?;
+    super::text_of_file("metadata", bytes, "kernel-metadata.json text").map_err(km001)
+}
+
+/// Reads kernel metadata text. Syntax errors name the line and column; a value that is not an object, a
+/// notebook, binary data or a huge text is refused with what was expected (KM001).
+pub fn read_metadata(text: &str, thresholds: &Thresholds) -> Result<KernelMetadata, RequestError> {
+    refuse_big(text.len(), thresholds)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    super::refuse_binary("metadata", text, "kernel-metadata.json text").map_err(km001)?;
     if text.trim().is_empty() {
-        return Err(err(
+        return Err(km001(RequestError::new(
+            "metadata",
             "the file is empty; expected a JSON object like {\"id\": \"owner/slug\", ...}",
-        ));
+        )));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| MetadataError {
-        line: Some(e.line()),
-        column: Some(e.column()),
-        message: format!(
-            "not valid JSON ({}); expected a kernel-metadata.json object",
-            serde_reason(&e)
-        ),
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        km001(super::json_error(
+            "metadata",
+            &e,
+            "a kernel-metadata.json object",
+        ))
     })?;
     let Value::Object(map) = value else {
-        return Err(err(format!(
-            "the JSON is {}, not an object; expected a kernel-metadata.json object like {{\"id\": \"owner/slug\", ...}}",
-            json_type(&value)
+        return Err(km001(RequestError::new(
+            "metadata",
+            format!(
+                "the JSON is {}, not an object; expected a kernel-metadata.json object like {{\"id\": \"owner/slug\", ...}}",
+                json_type(&value)
+            ),
         )));
     };
     if map.contains_key("cells") || map.contains_key("nbformat") {
-        return Err(err(
+        return Err(km001(RequestError::new(
+            "metadata",
             "this is a Jupyter notebook, not kernel metadata; expected the kernel folder or its kernel-metadata.json",
-        ));
+        )));
     }
     let api = !KNOWN_KEYS
         .iter()
@@ -208,6 +182,39 @@ pub fn parse_metadata(
     } else {
         from_snake(&map)
     })
+}
+
+/// [`metadata_text`] then [`read_metadata`]: a file's bytes to the metadata.
+pub fn parse_metadata(
+    bytes: &[u8],
+    thresholds: &Thresholds,
+) -> Result<KernelMetadata, RequestError> {
+    read_metadata(&metadata_text(bytes, thresholds)?, thresholds)
+}
+
+/// True when `code_file` names a file to look for: not empty, and not a placeholder of
+/// `kaggle kernels init` (`INSERT_CODE_FILE_PATH_HERE`: KM003 says so; no file is looked for).
+pub(crate) fn names_a_file(code_file: &str) -> bool {
+    !code_file.trim().is_empty() && !code_file.contains("INSERT_")
+}
+
+/// Where a surface looks for the code file the metadata names, relative to the metadata's folder (as
+/// Kaggle's CLI resolves it), in order: `code_file` as written, then with forward slashes (a Windows path
+/// pushed from Linux, so the size is still checked; the back-slash itself is KM024). Empty when the
+/// metadata names no file or cannot be read.
+pub fn code_file_paths(metadata: &str, thresholds: &Thresholds) -> Vec<String> {
+    let Ok(meta) = read_metadata(metadata, thresholds) else {
+        return Vec::new();
+    };
+    let Some(code_file) = meta.code_file.filter(|c| names_a_file(c)) else {
+        return Vec::new();
+    };
+    let forward = code_file.replace('\\', "/");
+    if forward == code_file {
+        vec![code_file]
+    } else {
+        vec![code_file, forward]
+    }
 }
 
 /// serde_json's message without its " at line L column C" suffix (the line and column are given apart).
@@ -428,8 +435,8 @@ fn from_api_object(map: &Map<String, Value>) -> KernelMetadata {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<KernelMetadata, MetadataError> {
-        parse_metadata(text.as_bytes(), &Thresholds::defaults())
+    fn parse(text: &str) -> Result<KernelMetadata, RequestError> {
+        read_metadata(text, &Thresholds::defaults())
     }
 
     #[test]
@@ -458,9 +465,13 @@ mod tests {
     #[test]
     fn syntax_errors_give_line_and_column() {
         let e = parse("{\n  \"id\": \"a/b\",\n}\n").unwrap_err();
-        assert_eq!(e.line, Some(3));
-        assert!(e.column.is_some());
-        assert!(e.to_string().starts_with("line 3, column"), "{e}");
+        assert_eq!((e.field.as_str(), e.line), ("metadata", Some(3)));
+        assert!(
+            e.to_string()
+                .starts_with("metadata line 3: not valid JSON at column 1 ("),
+            "{e}"
+        );
+        assert!(e.message.ends_with("[KM001]"), "{e}");
     }
 
     #[test]

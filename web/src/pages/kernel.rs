@@ -1,15 +1,17 @@
 //! Kernel check (`kgadvise check`): paste or drop a kernel-metadata.json (and, optionally, the code file) → the
 //! pre-flight findings before `kaggle kernels push`, and the machine_shape Kaggle will store.
 
-use kgadvise_core::kernel::{self, CheckOptions, CheckReport, CodeFile};
+use kgadvise_core::kernel::{self, CheckReport, CheckRequest};
+use kgadvise_core::quota::parse_hours;
+use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::text::decode_input;
 use leptos::prelude::*;
 
-use crate::browser::today;
+use crate::browser::now;
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, no_submit};
-use crate::pages::plan::hours_field;
 use crate::use_url;
 
 #[derive(Debug)]
@@ -17,6 +19,38 @@ pub enum KernelAnswer {
     Report(Box<CheckReport>),
     Need,
     Error(String),
+}
+
+/// What the page calls the pasted metadata.
+const PASTED: &str = "kernel-metadata.json";
+
+/// The page's typed controls: the request field, its URL key (`timeout` kept from earlier links), and
+/// the label an error names it by.
+const CONTROLS: [(&str, &str, &str); 2] = [
+    ("plannable", "plannable", "Plannable GPU hours"),
+    ("timeoutSeconds", "timeout", "Push timeout -t (s)"),
+];
+
+fn control(field: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {
+    CONTROLS.iter().find(|(f, ..)| *f == field)
+}
+
+fn url_key(field: &str) -> &'static str {
+    control(field).map_or("", |(_, key, _)| key)
+}
+
+fn label(field: &str) -> &str {
+    control(field).map_or(field, |(_, _, label)| label)
+}
+
+/// A request error in the page's words: the label of the control (the metadata's file name).
+fn in_words(e: &RequestError, metadata_name: &str) -> String {
+    let label = match e.field.as_str() {
+        "metadata" => metadata_name,
+        "code" => "Code file",
+        field => label(field),
+    };
+    e.render(label)
 }
 
 /// The pasted metadata (and code) with the typed options → the report `kgadvise check` prints.
@@ -30,8 +64,9 @@ pub fn kernel_answer(
     kernel_answer_bytes(None, metadata.as_bytes(), code, plannable, timeout)
 }
 
-/// The metadata as bytes (pasted, or a local file named `file_name`, decoded by the core as the CLI
-/// decodes a file) and the code file's bytes, sized as they are on disk.
+/// The metadata as bytes (pasted, or a local file named `file_name`) and the code file's bytes, decoded
+/// by the core as the CLI decodes files and sized as they are on disk: the request `kgadvise check`
+/// builds from a kernel folder.
 pub fn kernel_answer_bytes(
     file_name: Option<&str>,
     metadata: &[u8],
@@ -43,38 +78,41 @@ pub fn kernel_answer_bytes(
     if file_name.is_none() && metadata.iter().all(u8::is_ascii_whitespace) {
         return KernelAnswer::Need;
     }
-    let plannable_hours = match hours_field("plannable GPU hours", plannable) {
-        Ok(h) => h,
+    let name = file_name.unwrap_or(PASTED);
+    let request = match check_request(file_name, metadata, code, plannable, timeout) {
+        Ok(request) => request,
         Err(e) => return KernelAnswer::Error(e),
     };
-    let timeout_seconds = match parse_count("timeout (s)", timeout.unwrap_or("")) {
-        Ok(t) => t,
-        Err(e) => return KernelAnswer::Error(e),
-    };
-    let opts = CheckOptions {
-        plannable_hours,
-        timeout_seconds,
-        ..Default::default()
-    };
-    let code = match code {
-        Some(bytes) => CodeFile::Present { bytes },
-        None => CodeFile::NotNamed,
-    };
-    let input = file_name.unwrap_or("kernel-metadata.json (pasted)");
-    match kernel::check_text(
-        input,
-        metadata,
-        code,
-        &opts,
-        today(),
-        &Thresholds::defaults(),
-    ) {
+    match kernel::check(&request, now()) {
         Ok(r) => KernelAnswer::Report(Box::new(r)),
-        Err(e) => KernelAnswer::Error(format!(
-            "{}: {e}",
-            file_name.unwrap_or("kernel-metadata.json")
-        )),
+        Err(e) => KernelAnswer::Error(in_words(&e, name)),
     }
+}
+
+/// The request of the page's inputs, or what cannot be read, in the page's words.
+fn check_request(
+    file_name: Option<&str>,
+    metadata: &[u8],
+    code: Option<&[u8]>,
+    plannable: Option<&str>,
+    timeout: Option<&str>,
+) -> Result<CheckRequest, String> {
+    let plannable = match plannable.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => Some(parse_hours(t).map_err(|e| format!("{}: {e}", label("plannable")))?),
+        None => None,
+    };
+    let timeout_seconds = parse_count(label("timeoutSeconds"), timeout.unwrap_or(""))?;
+    let metadata = kernel::metadata_text(metadata, &Thresholds::defaults())
+        .map_err(|e| in_words(&e, file_name.unwrap_or(PASTED)))?;
+    Ok(CheckRequest {
+        metadata,
+        input: Some(file_name.map_or_else(|| format!("{PASTED} (pasted)"), str::to_string)),
+        code: code.map(|bytes| decode_input(bytes).into_owned()),
+        code_bytes: code.map(|bytes| bytes.len() as u64),
+        plannable,
+        timeout_seconds,
+        ..CheckRequest::default()
+    })
 }
 
 #[component]
@@ -101,8 +139,8 @@ pub fn KernelPage() -> impl IntoView {
                             name,
                             meta,
                             code,
-                            url.value("plannable").as_deref(),
-                            url.value("timeout").as_deref(),
+                            url.value(url_key("plannable")).as_deref(),
+                            url.value(url_key("timeoutSeconds")).as_deref(),
                         )
                     })
                 })

@@ -1,0 +1,212 @@
+//! The push itself: its code file, what is still running, its quota and cap, the internet of a code
+//! competition (KM016-KM021, KM023, KM024, KM027).
+
+use super::{Accelerator, CheckRun, CodeFile};
+use crate::rulebook::ids::{FactId, fact, rule};
+use crate::rulebook::report::Findings;
+use crate::rulebook::rulebook;
+use crate::text::number::{fixed, shortest};
+
+fn fact_value(id: FactId) -> f64 {
+    rulebook().fact_value(id)
+}
+
+/// KM024: a Windows path in `code_file`.
+pub(super) fn backslash_code_file(run: &CheckRun, out: &mut Findings) {
+    if let Some(cf) = &run.meta.code_file
+        && cf.contains('\\')
+    {
+        out.add(
+            rule::KM024,
+            format!("code_file = \"{cf}\"; write \"{}\"", cf.replace('\\', "/")),
+        );
+    }
+}
+
+/// KM016: no file where `code_file` resolves.
+pub(super) fn missing_code_file(run: &CheckRun, out: &mut Findings) {
+    if let CodeFile::Missing { resolved } = run.code {
+        out.add(
+            rule::KM016,
+            format!(
+                "code_file \"{}\" resolves to {resolved}, which does not exist",
+                run.code_file_name()
+            ),
+        );
+    }
+}
+
+/// KM027: an empty or blank code file.
+pub(super) fn blank_code_file(run: &CheckRun, out: &mut Findings) {
+    let CodeFile::Present { text, bytes } = run.code else {
+        return;
+    };
+    if text.bytes().all(|b| b.is_ascii_whitespace()) {
+        out.add(
+            rule::KM027,
+            format!(
+                "code_file \"{}\" is {bytes} bytes{}",
+                run.code_file_name(),
+                if bytes > 0 { ", all blank" } else { "" }
+            ),
+        );
+    }
+}
+
+/// KM017: a code file at Kaggle's size limit, with its biggest parts.
+pub(super) fn big_code_file(run: &CheckRun, out: &mut Findings) {
+    let Some(a) = &run.analysis else { return };
+    let limit = fact_value(fact::KERNEL_CODE_FILE_MAX_BYTES);
+    out.uses(fact::KERNEL_CODE_FILE_MAX_BYTES);
+    if (a.bytes as f64) < limit {
+        return;
+    }
+    let parts = a
+        .biggest
+        .iter()
+        .map(|p| format!("{} {} bytes: {}", p.part, p.bytes, p.what))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let ev = if a.notebook {
+        format!(
+            "{} bytes >= {limit} bytes: {} cells, {} outputs ({} bytes), {} embedded images ({} bytes); {} bytes once the outputs are cleared (Kaggle's CLI clears them before upload; pasted images in markdown stay). Biggest: {}",
+            a.bytes,
+            a.cells,
+            a.outputs,
+            a.output_bytes,
+            a.embedded_images,
+            a.image_bytes,
+            a.bytes.saturating_sub(a.output_bytes),
+            if parts.is_empty() { "-".into() } else { parts },
+            limit = shortest(limit)
+        )
+    } else {
+        format!(
+            "{} bytes >= {limit} bytes; {}",
+            a.bytes,
+            if parts.is_empty() {
+                "no single long line: the code itself is big".into()
+            } else {
+                format!("longest lines: {parts}")
+            },
+            limit = shortest(limit)
+        )
+    };
+    out.add(rule::KM017, ev);
+}
+
+/// KM018: a kernel source still queued or running (its output is bound at push time).
+pub(super) fn source_still_running(run: &CheckRun, out: &mut Findings) {
+    let norm = |s: &str| {
+        s.split('/')
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("/")
+            .to_ascii_lowercase()
+    };
+    for src in &run.meta.kernel_sources {
+        if run.running_kernels.iter().any(|r| norm(r) == norm(src)) {
+            out.add(
+                rule::KM018,
+                format!("kernel_sources \"{src}\" is queued or running; its output is bound when this kernel is pushed"),
+            );
+        }
+    }
+}
+
+/// KM019: the account's batch sessions of the push's accelerator at Kaggle's limit.
+pub(super) fn concurrency_limit(run: &CheckRun, out: &mut Findings) {
+    let (running, limit_id, what) = match run.accelerator {
+        Accelerator::Gpu => (run.running_gpu, fact::KERNEL_MAX_BATCH_GPU_SESSIONS, "GPU"),
+        Accelerator::Tpu => (run.running_tpu, fact::KERNEL_MAX_BATCH_TPU_SESSIONS, "TPU"),
+        Accelerator::Cpu => (run.running_cpu, fact::KERNEL_MAX_BATCH_CPU_SESSIONS, "CPU"),
+    };
+    let Some(n) = running else { return };
+    out.uses(limit_id);
+    let limit = fact_value(limit_id);
+    if f64::from(n) >= limit {
+        out.add(
+            rule::KM019,
+            format!(
+                "{n} batch {what} sessions running, limit {limit}: the push would print \"Maximum batch {what} session count of {limit} reached.\" and exit 0",
+                limit = shortest(limit)
+            ),
+        );
+    }
+}
+
+/// The session limit of an accelerator push (None for CPU: no accelerator quota).
+fn session_limit(run: &CheckRun) -> Option<(FactId, f64)> {
+    let id = match run.accelerator {
+        Accelerator::Gpu => fact::QUOTA_GPU_SESSION_HOURS,
+        Accelerator::Tpu => fact::QUOTA_TPU_SESSION_HOURS,
+        Accelerator::Cpu => return None,
+    };
+    Some((id, fact_value(id)))
+}
+
+/// KM020: fewer plannable hours than the push's cap (or its whole session without one).
+pub(super) fn quota_below_cap(run: &CheckRun, out: &mut Findings) {
+    let Some((session_id, session_h)) = session_limit(run) else {
+        return;
+    };
+    out.uses(session_id);
+    let cap_h = run
+        .timeout_seconds
+        .map(|s| (s as f64 / 3600.0).min(session_h))
+        .unwrap_or(session_h);
+    let plannable = match run.accelerator {
+        Accelerator::Tpu => run.plannable_tpu,
+        _ => run.plannable_gpu,
+    };
+    let Some(plannable) = plannable.filter(|p| *p < cap_h) else {
+        return;
+    };
+    let cap_txt = match run.timeout_seconds {
+        Some(s) => format!("the cap -t {s} s = {} h", fixed(s as f64 / 3600.0, 2)),
+        None => format!("no -t cap, so the whole {} h session", shortest(session_h)),
+    };
+    out.add(
+        rule::KM020,
+        format!(
+            "plannable {} quota {} h < {cap_txt}",
+            run.accelerator.as_str().to_ascii_uppercase(),
+            fixed(plannable, 2)
+        ),
+    );
+}
+
+/// KM021: an accelerator push without a `-t` cap.
+pub(super) fn no_cap(run: &CheckRun, out: &mut Findings) {
+    let Some((session_id, session_h)) = session_limit(run) else {
+        return;
+    };
+    out.uses(session_id);
+    if run.timeout_seconds.is_none() {
+        out.add(
+            rule::KM021,
+            format!(
+                "no -t cap given: the {} push reserves the full {} h session until it is seen finished",
+                run.accelerator.as_str().to_ascii_uppercase(),
+                shortest(session_h)
+            ),
+        );
+    }
+}
+
+/// KM023: internet on (or absent, which Kaggle's CLI reads as on) in a code competition.
+pub(super) fn internet_in_code_competition(run: &CheckRun, out: &mut Findings) {
+    if !run.code_competition
+        || run.meta.enable_internet == Some(false)
+        || run.is_bad("enable_internet")
+    {
+        return;
+    }
+    let ev = match run.meta.enable_internet {
+        Some(_) => "enable_internet is true in a code competition",
+        None => {
+            "enable_internet is absent, which Kaggle's CLI reads as true, in a code competition"
+        }
+    };
+    out.add(rule::KM023, ev);
+}
