@@ -18,6 +18,10 @@ export type Input<R> = {
  * WebAssembly, or the library used before `init()` in a browser); the next call starts afresh.
  */
 export class KgadviseError extends Error {
+  constructor(
+    message: string,
+    options?: { code?: 2 | 3; field?: string; value?: string; line?: number; cause?: unknown },
+  );
   name: 'KgadviseError';
   code: 2 | 3;
   /** The request key at fault (`foldHours`), or '' for the request as a whole. */

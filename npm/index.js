@@ -72,8 +72,10 @@ function bytesOf(v) {
  */
 function encode(request) {
   const plain = request === undefined ? {} : request;
-  if (plain === null || typeof plain !== 'object' || Array.isArray(plain) || isBytes(plain)) {
-    return json('', plain);
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain) || isBytes(plain) || plain instanceof Date) {
+    const found = plain === null ? 'null' : Array.isArray(plain) ? 'a list' : isBytes(plain) ? 'bytes'
+      : plain instanceof Date ? 'a Date' : `a ${typeof plain === 'bigint' ? 'BigInt' : typeof plain}`;
+    throw new KgadviseError(`the request is ${found}: expected an object of its fields (the CLI's long flags in camelCase)`);
   }
   const fields = [];
   for (const [key, value] of Object.entries(plain)) {

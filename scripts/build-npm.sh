@@ -68,7 +68,7 @@ fi
 
 OPT_FLAGS=(-Oz)
 BINDGEN_FLAGS=(--target web --no-typescript --experimental-reset-state-function --out-name kgadvise_wasm)
-stamp="$({ sha256sum "$wasm" "$dts" npm/index.js | cut -d' ' -f1; echo "$WBG_VERSION ${OPT_FLAGS[*]} ${BINDGEN_FLAGS[*]}"; } | sha256sum | cut -d' ' -f1)"
+stamp="$({ sha256sum "$wasm" "$dts" | cut -d' ' -f1; echo "$WBG_VERSION ${OPT_FLAGS[*]} ${BINDGEN_FLAGS[*]}"; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat npm/.build-stamp 2>/dev/null)" = "$stamp" ] && [ -f npm/kgadvise_wasm_bg.wasm ] \
    && [ -f npm/kgadvise_wasm.js ] && [ -f npm/index.d.ts ]; then
   log "npm/ is up to date"

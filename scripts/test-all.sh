@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what it needs (idempotent), then host tests of the whole workspace (core, CLI
-# end-to-end, conformance on ../shared), clippy, the core's wasm32 build, rules docs freshness, and the
-# browser tests of the built site in headless Chromium. .ci/run calls this script.
+# end-to-end, conformance on ../shared), clippy, the core's wasm32 build, rules docs freshness, the
+# browser tests of the built site in headless Chromium, and the npm package (built, packed, installed
+# offline, checked against the CLI and in Chromium). .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,4 +18,5 @@ t cargo test --workspace --locked
 if [ -f scripts/test-browser.sh ]; then
   t bash scripts/test-browser.sh
 fi
+t bash scripts/test-npm.sh
 echo "[test-all] all green" >&2
