@@ -3,6 +3,7 @@
 // KgadviseError with code 2 naming the field, text inputs as strings or bytes, and a trap that loses one
 // call and not the library.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -118,4 +119,14 @@ test('large inputs answer without hanging', { timeout: 60_000 }, () => {
   const big = 'x'.repeat(8 << 20);
   const e = refusal(() => kg.cap({ measured: 3, now: big }));
   assert.deepEqual([e.code, e.field], [2, 'now']);
+});
+
+test("the README's first example runs as written", () => {
+  const readme = readFileSync(join(APP(), 'node_modules/kgadvise/README.md'), 'utf8');
+  const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example, 'no ```js block in npm/README.md');
+  assert.ok(example.trim().split('\n').length <= 5, 'the first example is five lines at most');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', example], { cwd: APP(), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^kaggle kernels push -t \d+\n/);
 });
