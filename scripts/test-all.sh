@@ -3,7 +3,8 @@
 # builds resolve (scripts/check-offline-fetch.sh, an empty cargo home); fmt, clippy, the core's wasm32 build;
 # host tests of the whole workspace (core, CLI end-to-end, conformance on tests/fixtures, rules docs
 # freshness); the browser tests of the release site in headless Chromium; and the stable fallback site
-# (plain `trunk build --release` on stable) with a smoke browser test. .ci/run calls this script.
+# (plain `trunk build --release` on stable) with a smoke browser test; the npm package (built, packed,
+# installed offline, checked against the CLI and in Chromium). .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,4 +21,5 @@ t cargo build -p kgadvise-core --target wasm32-unknown-unknown --locked
 t cargo test --workspace --locked
 t bash scripts/test-browser.sh
 t bash scripts/test-browser.sh --stable
+t bash scripts/test-npm.sh
 echo "[test-all] all green in $((SECONDS - t0)) s" >&2

@@ -1,0 +1,57 @@
+//! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the Rust types
+//! themselves: the advisors are the arms of core's `request::advise_json`, each arm's entry point gives
+//! its request and report types, and build/dts.rs follows their fields (and serde's attributes) through
+//! core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
+//! declared with its own types without any change here; one it does not answer yet gets the generic
+//! `AdvisorRequest`/`AdvisorReport` (and throws "unknown advisor").
+//!
+//! A type the generator cannot read is not a build failure of the workspace: the file then starts with
+//! `// kgadvise-dts: error` lines (and cargo prints a warning), and scripts/build-npm.sh refuses it.
+
+#[path = "build/dts.rs"]
+mod dts;
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let core_src = manifest.join("../core/src");
+    let api_js = manifest.join("../npm/index.js");
+    println!("cargo::rerun-if-changed={}", core_src.display());
+    println!("cargo::rerun-if-changed={}", api_js.display());
+    println!("cargo::rerun-if-changed=build/dts.rs");
+
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("kgadvise.d.ts");
+    let text = match declarations(&core_src, &api_js) {
+        Ok(text) => text,
+        Err(errors) => {
+            for e in &errors {
+                println!("cargo::warning=kgadvise-dts: {e}");
+            }
+            errors
+                .iter()
+                .map(|e| format!("// {}: {e}\n", dts::ERROR_MARK))
+                .collect()
+        }
+    };
+    if let Err(e) = std::fs::write(&out, text) {
+        println!(
+            "cargo::warning=kgadvise-dts: cannot write {}: {e}",
+            out.display()
+        );
+    }
+}
+
+fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
+    let api = std::fs::read_to_string(api_js)
+        .map_err(|e| vec![format!("cannot read {}: {e}", api_js.display())])?;
+    let functions = dts::functions_of_api(&api);
+    if functions.is_empty() {
+        return Err(vec![format!(
+            "{}: no `export const name = advisor('command')` lines",
+            api_js.display()
+        )]);
+    }
+    let core = dts::Crate::read(core_src)?;
+    dts::generate(&core, &functions)
+}

@@ -1,0 +1,241 @@
+//! kgadvise-js: the kgadvise core for JavaScript, the wasm half of the npm package `kgadvise` (`npm/`).
+//!
+//! A translation layer and nothing more, like the CLI and the page: JSON requests in (the request types of
+//! `kgadvise_core::request`, keys in camelCase), the report JSON out, exactly what `kgadvise <command>
+//! --json` prints. Which advisors exist is core's [`ADVISORS`]; the JavaScript functions of `npm/index.js`
+//! call [`advise`] by command name, so an advisor that core answers needs no change here.
+//!
+//! The time is an argument: JavaScript passes its clock (`Date.now()`), used when a request has no `now`.
+//! A [`RequestError`] crosses to JavaScript as JSON (`field`, `value`, `line`, `message`, and `text`, the
+//! message with the field said by its request key); `npm/index.js` throws it as an `Error` with `code` 2.
+//!
+//! Nothing here may trap: a panic in wasm is an `unreachable` trap that loses the call. Core denies
+//! panicking constructs; this crate does too. Should one trap all the same, the glue is built with
+//! wasm-bindgen's reset-state function and `npm/index.js` starts a fresh instance after reporting it.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+use chrono::{DateTime, Utc};
+use kgadvise_core::request::{ADVISORS, RequestError, advise_json};
+use kgadvise_core::text::{decode_input, decode_strict};
+use wasm_bindgen::prelude::*;
+
+/// The report of the advisor `command` (a CLI command name: `cap`, `worth-gpu`) for a JSON `request`, as
+/// JSON. `clock_ms` is the caller's clock in milliseconds since the Unix epoch: the time of the answer
+/// when the request has no `now`. An error is [`error_json`] of the request error.
+#[wasm_bindgen]
+pub fn advise(command: &str, request: &str, clock_ms: f64) -> Result<String, String> {
+    let clock = clock_of(clock_ms).map_err(|e| error_json(&e))?;
+    advise_json(command, request, clock).map_err(|e| error_json(&e))
+}
+
+/// The command names [`advise`] answers, comma-separated (core's [`ADVISORS`]).
+#[wasm_bindgen]
+pub fn advisors() -> String {
+    ADVISORS.join(",")
+}
+
+/// The text of a file input given as bytes, decoded as every kgadvise reader decodes a file: UTF-8 or
+/// UTF-16 (a BOM dropped; a BOM-less UTF-16 file of ASCII text recognised by its NUL bytes). `strict`:
+/// bytes that are not text in their encoding are an error naming `field` and the line; otherwise they
+/// become U+FFFD (the readers that keep what they can read, such as nvidia-smi logs).
+#[wasm_bindgen]
+pub fn text(field: &str, bytes: &[u8], strict: bool) -> Result<String, String> {
+    if !strict {
+        return Ok(decode_input(bytes).into_owned());
+    }
+    decode_strict(bytes).map(|t| t.into_owned()).map_err(|e| {
+        error_json(&RequestError::at_line(
+            field,
+            e.line,
+            format!(
+                "not {} text (byte offset {}); expected a text file",
+                e.encoding.name(),
+                e.offset
+            ),
+        ))
+    })
+}
+
+/// Stops the instance with a trap, as a panic would. Only the package's tests call it (through the glue,
+/// not the package's API): it proves that a trap is reported as an error and the next call answers.
+#[wasm_bindgen(js_name = "__trapForTests")]
+pub fn trap_for_tests() {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+}
+
+/// The caller's clock as a time: finite milliseconds within chrono's range.
+fn clock_of(clock_ms: f64) -> Result<DateTime<Utc>, RequestError> {
+    let time = if clock_ms.is_finite() && clock_ms.abs() < 8.0e15 {
+        DateTime::from_timestamp_millis(clock_ms as i64)
+    } else {
+        None
+    };
+    time.ok_or_else(|| {
+        RequestError::new(
+            "now",
+            "the JavaScript clock (Date.now()) is not a usable time; expected `now` in the request",
+        )
+    })
+}
+
+/// A request error as JSON: its fields (`field`, `value`, `line`, `message`) and `text`, the whole message
+/// with the field said by its request key (which is the JavaScript key).
+pub fn error_json(e: &RequestError) -> String {
+    let mut object = serde_json::Map::new();
+    object.insert("field".into(), e.field.clone().into());
+    if let Some(value) = &e.value {
+        object.insert("value".into(), value.clone().into());
+    }
+    if let Some(line) = e.line {
+        object.insert("line".into(), line.into());
+    }
+    object.insert("message".into(), e.message.clone().into());
+    object.insert("text".into(), e.to_string().into());
+    serde_json::Value::Object(object).to_string()
+}
+
+/// The declarations generator of build.rs, for its tests.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../build/dts.rs"]
+mod dts;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(json: &str) -> serde_json::Value {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_report_is_the_cores_json() {
+        let clock = DateTime::parse_from_rfc3339("2026-12-01T00:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let ours = advise(
+            "cap",
+            r#"{"measured": 3.5}"#,
+            clock.timestamp_millis() as f64,
+        )
+        .unwrap();
+        let core = advise_json("cap", r#"{"measured": 3.5}"#, clock).unwrap();
+        assert_eq!(ours, core);
+    }
+
+    #[test]
+    fn an_error_carries_its_field_and_the_text_names_it() {
+        let e = error(&advise("cap", r#"{"measured": -1}"#, 0.0).unwrap_err());
+        assert_eq!(e["field"], "measured");
+        assert_eq!(e["value"], "-1");
+        assert!(
+            e["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("measured -1: expected")
+        );
+        let e = error(&advise("no-such", "{}", 0.0).unwrap_err());
+        assert_eq!(e["field"], "");
+        assert!(
+            e["text"]
+                .as_str()
+                .unwrap()
+                .contains("unknown advisor `no-such`")
+        );
+    }
+
+    #[test]
+    fn a_clock_that_is_not_a_time_is_an_error_not_a_trap() {
+        for ms in [f64::NAN, f64::INFINITY, -f64::INFINITY, 1e300, -1e300] {
+            let e = error(&advise("cap", r#"{"measured": 1}"#, ms).unwrap_err());
+            assert_eq!(e["field"], "now", "{ms}");
+        }
+        // With `now` in the request the clock is still read, and must still be a time.
+        assert!(advise("cap", r#"{"measured": 1, "now": "2026-01-01"}"#, 0.0).is_ok());
+    }
+
+    #[test]
+    fn bytes_decode_like_every_reader() {
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("a,b\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        assert_eq!(text("log", &utf16, true).unwrap(), "a,b\n");
+        let latin1 = b"x\n\xe9t\xe9";
+        assert_eq!(text("log", latin1, false).unwrap(), "x\n\u{fffd}t\u{fffd}");
+        let e = error(&text("metadata", latin1, true).unwrap_err());
+        assert_eq!(e["field"], "metadata");
+        assert_eq!(e["line"], 2);
+        assert!(
+            e["text"]
+                .as_str()
+                .unwrap()
+                .contains("not UTF-8 text (byte offset 2)")
+        );
+    }
+
+    #[test]
+    fn advisors_are_cores() {
+        assert_eq!(advisors().split(',').collect::<Vec<_>>(), ADVISORS);
+    }
+
+    fn core_sources() -> dts::Crate {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+        dts::Crate::read(&src).unwrap_or_else(|e| panic!("{}", e.join("\n")))
+    }
+
+    /// Every report and request type of core, answered by `advise_json` yet or not, can be declared:
+    /// an advisor that lands with a type the generator cannot read fails here, not in the npm build.
+    #[test]
+    fn every_report_and_request_of_core_is_declared() {
+        let core = core_sources();
+        for (suffix, input) in [("Report", false), ("Request", true)] {
+            let text = dts::declare_all(&core, suffix, input)
+                .unwrap_or_else(|e| panic!("{suffix}: {}", e.join("\n")));
+            assert!(text.contains(&format!("Cap{suffix}")), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_declarations_follow_serde() {
+        let core = core_sources();
+        let functions = dts::functions_of_api(
+            "export const cap = advisor('cap');\nexport const worthGpu = advisor(\"worth-gpu\");",
+        );
+        assert_eq!(functions.len(), 2);
+        let text = dts::generate(&core, &functions).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+        // Requests: camelCase keys, every field optional (serde(default)); `set` takes both forms.
+        assert!(
+            text.contains("export function cap(request?: Input<CapRequest>): CapReport;"),
+            "{text}"
+        );
+        assert!(text.contains("  foldHours?: number | null;"), "{text}");
+        assert!(text.contains("  tpu?: boolean;"), "{text}");
+        assert!(
+            text.contains("  set?: string[] | { [name: string]: number };"),
+            "{text}"
+        );
+        // Reports: the Rust names, integers as numbers, enums as their serde names.
+        assert!(text.contains("  timeout_seconds: number;"), "{text}");
+        assert!(
+            text.contains("export type Severity = \"error\" | \"warning\" | \"info\";"),
+            "{text}"
+        );
+        // An advisor core does not answer yet: the generic types.
+        assert!(
+            text.contains(
+                "export function worthGpu(request?: Input<AdvisorRequest>): AdvisorReport;"
+            ),
+            "{text}"
+        );
+    }
+}
