@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -99,3 +100,10 @@ def test_ctrl_c_reaches_the_benched_command(wheel_cli: Path, tmp_path: Path) -> 
     report = json.loads(stdout)
     assert report["runs"][0]["interrupted"] is True, stderr
     assert proc.returncode == 1, "an interrupted run is a failed run"
+
+
+def test_python_dash_m_is_the_command(cargo_cli: Path) -> None:
+    args = ["cap", "--measured", "-1"]
+    ours = subprocess.run([sys.executable, "-m", "kgadvise", *args], capture_output=True, text=True)
+    theirs = run(cargo_cli, args)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (theirs.returncode, theirs.stdout, theirs.stderr)
