@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 #: The time of every answer (the rule fixtures' clock), so reports are reproducible.
 NOW = "2026-12-01T00:00:00Z"
+#: ../shared beside the checkout (or $KGADVISE_SHARED): real inputs collected from the wild.
+SHARED = Path(os.environ.get("KGADVISE_SHARED") or ROOT.parent / "shared")
 FAKE_NVSMI = FIXTURES / "diagnose" / "fake-nvidia-smi.sh"
 FAKE_NVSMI_NO_DEVICES = FIXTURES / "diagnose" / "fake-nvidia-smi-no-devices.sh"
 

@@ -1,9 +1,9 @@
 """Every function against the CLI: the same question asked as keyword arguments and as a command line gives
 the same dict as `kgadvise <command> --json` (or, when the CLI refuses the input with exit 2, an
-InputError with the CLI's message). Rows are data: the repository's fixtures (tests/fixtures) and every
-case of the rule fixtures (tests/fixtures/rules/*.toml, requests written as the core's JSON). A row of an
-advisor the core does not answer yet checks that its function says "unknown advisor"; when the advisor
-lands, the same row compares it with the CLI."""
+InputError with the CLI's message). Rows are data: the repository's fixtures (tests/fixtures), the real
+inputs of ../shared/realdata, and every case of the rule fixtures (tests/fixtures/rules/*.toml, requests
+written as the core's JSON). A row of an advisor the core does not answer yet checks that its function
+says "unknown advisor"; when the advisor lands, the same row compares it with the CLI."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pytest
 
 import kgadvise
 from kgadvise import _native
-from conftest import FIXTURES, NOW, ROOT, cli_error, cli_json, in_this_env
+from conftest import FIXTURES, NOW, ROOT, SHARED, cli_error, cli_json, in_this_env
 
 
 class Row(NamedTuple):
@@ -30,7 +30,7 @@ class Row(NamedTuple):
 
     @property
     def id(self) -> str:
-        shown = " ".join(a.replace(str(FIXTURES) + "/", "") for a in self.argv)
+        shown = " ".join(a.replace(str(FIXTURES) + "/", "").replace(str(SHARED) + "/", "") for a in self.argv)
         return f"{self.function}: {shown}"
 
 
@@ -115,6 +115,19 @@ def fixture_rows() -> Iterator[Row]:
     yield Row("bench_history", {"history": history}, ["bench", "--history", "--history-file", str(history)])
 
 
+def realdata_rows() -> Iterator[Row]:
+    """The real inputs of ../shared/realdata, each through its function and its command."""
+    real = SHARED / "realdata"
+    assert real.is_dir(), f"{real} is missing (is ../shared present, or $KGADVISE_SHARED set?)"
+    for folder in ("nvidia-smi-csv", "nvidia-smi-dmon", "nvidia-smi-query", "nvidia-smi-table"):
+        for log in sorted((real / folder).iterdir()):
+            yield Row("diagnose", {"log": log}, ["diagnose", str(log)])
+    for q in sorted((real / "kaggle-quota").iterdir()):
+        yield Row("quota", {"quota": q, "live": True}, ["quota", str(q), "--live"])
+    for meta in sorted((real / "kernel-metadata").iterdir()):
+        yield Row("check", {"metadata": meta}, ["check", str(meta)])
+
+
 #: Text fields the CLI takes as a positional file (the others as `--<flag> FILE`), by command.
 POSITIONAL = {
     "diagnose": "log",
@@ -165,7 +178,7 @@ def rule_fixture_rows() -> Iterator[Row]:
             yield Row(command.replace("-", "_"), kwargs, argv)
 
 
-ROWS = [*fixture_rows(), *rule_fixture_rows()]
+ROWS = [*fixture_rows(), *realdata_rows(), *rule_fixture_rows()]
 
 
 def test_the_package_is_the_installed_wheel() -> None:
