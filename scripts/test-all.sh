@@ -4,7 +4,8 @@
 # host tests of the whole workspace (core, CLI end-to-end, conformance on tests/fixtures, rules docs
 # freshness); the browser tests of the release site in headless Chromium; and the stable fallback site
 # (plain `trunk build --release` on stable) with a smoke browser test; the npm package (built, packed,
-# installed offline, checked against the CLI and in Chromium). .ci/run calls this script.
+# installed offline, checked against the CLI and in Chromium); the Python wheel (built, installed with
+# --no-index into a fresh venv, pytest). .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -22,4 +23,5 @@ t cargo test --workspace --locked
 t bash scripts/test-browser.sh
 t bash scripts/test-browser.sh --stable
 t bash scripts/test-npm.sh
+t bash scripts/test-python.sh
 echo "[test-all] all green in $((SECONDS - t0)) s" >&2

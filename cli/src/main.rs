@@ -5,8 +5,10 @@
 mod child;
 mod commands;
 mod lines;
-mod nvidia_smi;
 mod output;
+
+// nvidia-smi is run by the crate's library (src/lib.rs), which the Python wheel shares.
+use kgadvise_cli::nvidia_smi;
 
 use std::process::ExitCode;
 

@@ -1,6 +1,6 @@
 //! Running the real `nvidia-smi` (the only place kgadvise starts it). `KGADVISE_NVIDIA_SMI` names another
-//! program (tests use a fake script), otherwise `nvidia-smi` is looked up on PATH. Reused by `sample` and
-//! later `bench`.
+//! program (tests use a fake script), otherwise `nvidia-smi` is looked up on PATH. Used by `sample` and
+//! `bench`, and by the Python wheel's `kgadvise.watch` (through this crate's library).
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -8,7 +8,19 @@ use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::output::CliError;
+/// nvidia-smi could not be started: a message that names the program and what to do instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotStarted {
+    pub message: String,
+}
+
+impl std::fmt::Display for NotStarted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NotStarted {}
 
 /// The `--query-gpu` fields kgadvise samples: everything the verdicts use.
 pub const QUERY_FIELDS: &str =
@@ -48,9 +60,9 @@ fn reader<R: Read + Send + 'static>(mut r: R) -> JoinHandle<Vec<u8>> {
 }
 
 impl Sampler {
-    /// Starts `nvidia-smi --query-gpu=... --format=csv -lms M`. Exit 2 with a clear message when the program
-    /// is missing.
-    pub fn start(interval_ms: u64) -> Result<Sampler, CliError> {
+    /// Starts `nvidia-smi --query-gpu=... --format=csv -lms M`; a clear message when the program is missing
+    /// (the CLI exits 2 with it).
+    pub fn start(interval_ms: u64) -> Result<Sampler, NotStarted> {
         let prog = program();
         let mut child = Command::new(&prog)
             .args(loop_args(interval_ms))
@@ -60,14 +72,15 @@ impl Sampler {
             .spawn()
             .map_err(|e| {
                 let name = prog.to_string_lossy();
-                if e.kind() == std::io::ErrorKind::NotFound {
-                    CliError::usage(format!(
+                let message = if e.kind() == std::io::ErrorKind::NotFound {
+                    format!(
                         "`{name}` not found: sampling needs NVIDIA's nvidia-smi (installed with the driver) on PATH, \
                          or its path in KGADVISE_NVIDIA_SMI. To diagnose a saved log instead: kgadvise diagnose FILE"
-                    ))
+                    )
                 } else {
-                    CliError::usage(format!("cannot run `{name}`: {e}"))
-                }
+                    format!("cannot run `{name}`: {e}")
+                };
+                NotStarted { message }
             })?;
         let stdout = child.stdout.take().map(reader);
         let stderr = child.stderr.take().map(reader);
@@ -115,7 +128,7 @@ impl Sampler {
 }
 
 /// Samples for `duration` (or until nvidia-smi ends by itself) and returns the raw output.
-pub fn sample_for(duration: Duration, interval_ms: u64) -> Result<Vec<u8>, CliError> {
+pub fn sample_for(duration: Duration, interval_ms: u64) -> Result<Vec<u8>, NotStarted> {
     let mut s = Sampler::start(interval_ms)?;
     while s.elapsed() < duration && !s.exited() {
         std::thread::sleep(Duration::from_millis(20).min(duration.saturating_sub(s.elapsed())));

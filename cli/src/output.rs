@@ -159,6 +159,12 @@ impl CliError {
     }
 }
 
+impl From<kgadvise_cli::nvidia_smi::NotStarted> for CliError {
+    fn from(e: kgadvise_cli::nvidia_smi::NotStarted) -> CliError {
+        CliError::usage(e.message)
+    }
+}
+
 impl From<kgadvise_core::hardware::UnknownId> for CliError {
     fn from(e: kgadvise_core::hardware::UnknownId) -> CliError {
         CliError::usage(e.to_string())

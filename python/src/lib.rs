@@ -1,0 +1,255 @@
+//! `kgadvise._native`, the Python wheel's extension: the core's advisors in-process (JSON request in,
+//! JSON report out, through `kgadvise_core::request::advise_json`) and the CLI's nvidia-smi sampler for
+//! `kgadvise.watch`. The Python package (`python/kgadvise/`) turns keyword arguments into requests and
+//! reports into dicts; nothing here knows one advisor from another, so an advisor that lands in
+//! `advise_json` is reachable from Python without a change here.
+//!
+//! Like the CLI, this is an adapter: it reads the clock (for a request without `now`), files (path-like
+//! inputs) and runs nvidia-smi; every decision is the core's.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use kgadvise_cli::nvidia_smi;
+use kgadvise_core::request::{ADVISORS, RequestError, advise_json};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+pyo3::create_exception!(
+    kgadvise,
+    InputError,
+    pyo3::exceptions::PyValueError,
+    "Input kgadvise cannot answer: the message names the argument at fault (its keyword, or the file a \
+     path-like argument named) and says what was expected, as the CLI does. Attributes: `field` (the \
+     keyword, `None` for the request as a whole), `line` (of a text input, or `None`) and `message` (what \
+     was wrong, without the argument's name)."
+);
+
+/// `foldHours` -> `fold_hours`: a request key as the Python keyword argument.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// serde's words for a request key (`unknown field `foldHour`, expected one of `measured`, ...`) with the
+/// keys said as keyword arguments. Only these two messages name keys; others (an unknown enum value)
+/// quote values, which stay as they are.
+fn keys_as_keywords(message: &str) -> String {
+    if !(message.starts_with("unknown field `") || message.starts_with("missing field `")) {
+        return message.to_string();
+    }
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                snake(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
+/// A core request error as an `InputError`: the field said as `names[field]` (the path a path-like input
+/// was read from) or as its keyword argument.
+fn input_error(py: Python<'_>, e: RequestError, names: &HashMap<String, String>) -> PyErr {
+    let keyword = (!e.field.is_empty()).then(|| snake(&e.field));
+    let name = names
+        .get(&e.field)
+        .cloned()
+        .or_else(|| keyword.clone())
+        .unwrap_or_default();
+    let message = keys_as_keywords(&e.message);
+    let shown = RequestError {
+        message: message.clone(),
+        ..e.clone()
+    }
+    .render(&name);
+    let err = InputError::new_err(shown);
+    let value = err.value(py);
+    // Attributes for callers that branch on the field; failing to set one is not worth hiding the error.
+    let _ = value.setattr("field", keyword);
+    let _ = value.setattr("line", e.line);
+    let _ = value.setattr("message", message);
+    err
+}
+
+/// The report of `command` for a JSON request, as JSON (what `kgadvise <command> --json` prints). A
+/// request without `now` is answered at the clock's time. `names`: how to say a request key in an error
+/// (the path a path-like input was read from); other keys are said as keyword arguments.
+#[pyfunction]
+#[pyo3(signature = (command, request, names = None))]
+fn advise(
+    py: Python<'_>,
+    command: &str,
+    request: &str,
+    names: Option<HashMap<String, String>>,
+) -> PyResult<String> {
+    let clock = chrono::Utc::now();
+    let answer = py.detach(|| advise_json(command, request, clock));
+    answer.map_err(|e| input_error(py, e, &names.unwrap_or_default()))
+}
+
+/// The advisors `advise` answers, by command name (`worth-gpu`).
+#[pyfunction]
+fn advisors() -> Vec<&'static str> {
+    ADVISORS.to_vec()
+}
+
+/// A key no request has (a hyphen is never in a camelCase key).
+const PROBE_KEY: &str = "kgadvise-probe";
+
+/// The request keys of `command` (camelCase), or `None` when it is not an advisor here. Read from the
+/// core's own answer to a request with an unknown key: every request refuses unknown keys
+/// (`deny_unknown_fields`) and serde lists the keys it expects, so the keys are the request struct's
+/// and never a copy that could drift.
+#[pyfunction]
+fn request_keys(command: &str) -> Option<Vec<String>> {
+    let probe = format!("{{\"{PROBE_KEY}\": null}}");
+    let e = advise_json(command, &probe, chrono::DateTime::UNIX_EPOCH).err()?;
+    if e.field != PROBE_KEY {
+        return None;
+    }
+    if e.message.contains("there are no fields") {
+        return Some(Vec::new());
+    }
+    let (_, expected) = e.message.split_once("expected")?;
+    Some(
+        expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// The text of an input file, decoded as the CLI decodes every input (UTF-8 or UTF-16 with or without
+/// a BOM; a bad byte becomes U+FFFD and is reported by the advisor's reader at its line).
+#[pyfunction]
+fn read_text(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+    let bytes = py.detach(|| std::fs::read(&path)).map_err(|e| {
+        PyOSError::new_err(format!(
+            "{}: cannot read: {e}; expected a readable text file",
+            path.display()
+        ))
+    })?;
+    Ok(kgadvise_core::text::decode_input(&bytes).into_owned())
+}
+
+/// Text of bytes (an input given as `bytes`), decoded as [`read_text`] decodes a file.
+#[pyfunction]
+fn decode_text(bytes: &[u8]) -> String {
+    kgadvise_core::text::decode_input(bytes).into_owned()
+}
+
+/// The diagnose report (JSON) of raw nvidia-smi output with the defaults of `kgadvise sample`: no rates,
+/// no `--set`. Used by `watch` until `diagnose` takes a request in `advise_json` (then `watch` calls the
+/// `diagnose` advisor like every other function, and this goes).
+#[pyfunction]
+fn diagnose_sample(py: Python<'_>, raw: &[u8]) -> PyResult<String> {
+    use kgadvise_core::diagnose::verdict::diagnose_bytes;
+    let report = py.detach(|| {
+        diagnose_bytes(
+            raw,
+            Default::default(),
+            Default::default(),
+            &kgadvise_core::rulebook::Thresholds::defaults(),
+        )
+    });
+    serde_json::to_string(&report)
+        .map_err(|e| InputError::new_err(format!("cannot encode the report: {e}")))
+}
+
+/// nvidia-smi sampling in the background, as `kgadvise sample` runs it (the CLI's own sampler): the
+/// program is `$KGADVISE_NVIDIA_SMI` or `nvidia-smi` on PATH, its output is collected by threads that
+/// never need the GIL.
+#[pyclass(module = "kgadvise._native")]
+struct Sampler {
+    running: Mutex<Option<nvidia_smi::Sampler>>,
+}
+
+#[pymethods]
+impl Sampler {
+    /// Starts sampling every `interval_ms`; `OSError` with the CLI's message when nvidia-smi cannot be
+    /// started.
+    #[new]
+    fn new(interval_ms: u64) -> PyResult<Sampler> {
+        let sampler =
+            nvidia_smi::Sampler::start(interval_ms).map_err(|e| PyOSError::new_err(e.message))?;
+        Ok(Sampler {
+            running: Mutex::new(Some(sampler)),
+        })
+    }
+
+    /// The command line run (program and arguments), for messages.
+    #[staticmethod]
+    fn command(interval_ms: u64) -> Vec<String> {
+        let mut cmd = vec![nvidia_smi::program().to_string_lossy().into_owned()];
+        cmd.extend(nvidia_smi::loop_args(interval_ms));
+        cmd
+    }
+
+    /// Whether nvidia-smi ended by itself (no devices, a driver error) or was stopped.
+    fn exited(&self) -> bool {
+        match self.running.lock() {
+            Ok(mut guard) => guard.as_mut().is_none_or(nvidia_smi::Sampler::exited),
+            Err(_) => true,
+        }
+    }
+
+    /// Seconds since sampling started (0 once stopped).
+    fn elapsed_s(&self) -> f64 {
+        match self.running.lock() {
+            Ok(guard) => guard.as_ref().map_or(0.0, |s| s.elapsed().as_secs_f64()),
+            Err(_) => 0.0,
+        }
+    }
+
+    /// Stops nvidia-smi and returns all it printed (stdout, then stderr); empty when already stopped.
+    fn stop<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let taken = self.running.lock().ok().and_then(|mut guard| guard.take());
+        let raw = match taken {
+            Some(sampler) => py.detach(|| sampler.stop()),
+            None => Vec::new(),
+        };
+        PyBytes::new(py, &raw)
+    }
+}
+
+impl Drop for Sampler {
+    /// A sampler dropped without `stop` (an interpreter shutting down) still ends nvidia-smi.
+    fn drop(&mut self) {
+        if let Ok(mut guard) = self.running.lock()
+            && let Some(sampler) = guard.take()
+        {
+            drop(sampler.stop());
+        }
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(advise, m)?)?;
+    m.add_function(wrap_pyfunction!(advisors, m)?)?;
+    m.add_function(wrap_pyfunction!(request_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(read_text, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_text, m)?)?;
+    m.add_function(wrap_pyfunction!(diagnose_sample, m)?)?;
+    m.add_class::<Sampler>()?;
+    Ok(())
+}
