@@ -194,6 +194,11 @@ pub fn advise_json(
     }
     match command {
         "cap" => answer(request, clock, crate::quota::cap::cap),
+        "compare" => answer(request, clock, crate::stats::compare::compare),
+        "prune" => answer(request, clock, crate::stats::prune::prune),
+        "fidelity" => answer(request, clock, crate::stats::fidelity::fidelity),
+        "bench" => answer(request, clock, crate::bench::bench),
+        "bench-history" => answer(request, clock, crate::bench::history),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -205,7 +210,14 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap"];
+pub const ADVISORS: &[&str] = &[
+    "cap",
+    "compare",
+    "prune",
+    "fidelity",
+    "bench",
+    "bench-history",
+];
 
 #[cfg(test)]
 mod tests {

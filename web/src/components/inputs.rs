@@ -89,3 +89,17 @@ pub fn parse_count(field: &str, text: &str) -> Result<Option<u64>, String> {
         )
     })
 }
+
+/// The label of the page's control for a core request field (`labels`: request field, label); the field's
+/// own name when no control has it.
+pub fn label_of<'a>(field: &'a str, labels: &[(&'a str, &'a str)]) -> &'a str {
+    labels
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map_or(field, |(_, label)| label)
+}
+
+/// A core request error in the page's words: its field said as the label of its control.
+pub fn in_page_words(e: &kgadvise_core::request::RequestError, labels: &[(&str, &str)]) -> String {
+    e.render(label_of(&e.field, labels))
+}
