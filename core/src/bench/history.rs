@@ -246,20 +246,7 @@ pub fn history(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rec(name: &str, command: &str, wall_s: f64, exit: i32) -> BenchRecord {
-        BenchRecord {
-            name: name.into(),
-            time: "2026-11-30T10:00:00Z".into(),
-            command: command.into(),
-            wall_s,
-            exit_code: Some(exit),
-            interrupted: false,
-            gpus: vec![],
-            verdicts: vec![],
-            rates: None,
-        }
-    }
+    use crate::bench::tests::rec;
 
     fn history_of(records: &[BenchRecord], name: Option<&str>) -> HistoryReport {
         let text: Vec<String> = records

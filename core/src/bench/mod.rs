@@ -285,7 +285,8 @@ pub fn default_name(command: &str) -> String {
 mod tests {
     use super::*;
 
-    fn rec(name: &str, command: &str, wall_s: f64, exit: i32) -> BenchRecord {
+    /// A record of a successful-or-not bench at a fixed time (the history tests' too).
+    pub(super) fn rec(name: &str, command: &str, wall_s: f64, exit: i32) -> BenchRecord {
         BenchRecord {
             name: name.into(),
             time: "2026-11-30T10:00:00Z".into(),
