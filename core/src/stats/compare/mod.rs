@@ -194,8 +194,8 @@ fn metric_of(name: &str) -> Result<Metric, RequestError> {
             format!("expected a metric, one of: {valid}"),
         ));
     }
-    Metric::parse(name)
-        .map_err(|_| RequestError::value("metric", name, format!("expected one of: {valid}")))
+    // `unknown metric `f1`; valid values: ...`, as every unknown identifier is said.
+    Metric::parse(name).map_err(|e| RequestError::new("metric", e.to_string()))
 }
 
 fn metric_error(e: MetricError, metric: Metric, labels: &RowLabels, what: &str) -> RequestError {
