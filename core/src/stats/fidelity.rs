@@ -6,7 +6,7 @@
 //! (ties share their mean rank, as scipy.stats.spearmanr). Judged only with ≥ 3 ideas.
 //!
 //! [`fidelity`] is the entry point: a [`FidelityRequest`] in, a [`FidelityReport`] out; the rules (KS020
-//! to KS023) are one function each over the ideas read ([`FidelityRun`]).
+//! to KS023) are one function each over the ideas read (`FidelityRun`).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};

@@ -12,7 +12,7 @@
 //! baseline's fold std, else 0 with a note).
 //!
 //! [`prune`] is the entry point: a [`PruneRequest`] in, a [`PruneReport`] out; the rules (KS010 to KS013)
-//! are one function each over where the screen stands ([`PruneRun`]).
+//! are one function each over where the screen stands (`PruneRun`).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! The paired bootstrap of `compare`: each resample draws rows (or whole groups) with replacement, and the
 //! SAME draw weighs both models, so row difficulty cancels out. Resamples are count vectors: no row is
-//! copied and AUC never re-sorts (see [`super::super::metrics::Prepared`]). Each resample has its own
+//! copied and AUC never re-sorts (see [`Prepared`]). Each resample has its own
 //! random stream derived from the seed, so the gains do not depend on the number of threads.
 
 use rand::{RngExt, SeedableRng};

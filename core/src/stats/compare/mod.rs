@@ -11,7 +11,7 @@
 //!   non-negative mean bootstrap gain → promote; otherwise inconclusive.
 //!
 //! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules (KS001 to
-//! KS007) are one function each over the measured comparison ([`CompareRun`]).
+//! KS007) are one function each over the measured comparison (`CompareRun`).
 
 mod bootstrap;
 mod pair;
