@@ -200,6 +200,11 @@ pub fn advise_json(
         "explain" => answer(request, clock, crate::rulebook::registry::explain),
         "check" => answer(request, clock, crate::kernel::check::check),
         "collect" => answer(request, clock, crate::kernel::run_report::collect),
+        "compare" => answer(request, clock, crate::stats::compare::compare),
+        "prune" => answer(request, clock, crate::stats::prune::prune),
+        "fidelity" => answer(request, clock, crate::stats::fidelity::fidelity),
+        "bench" => answer(request, clock, crate::bench::bench),
+        "bench-history" => answer(request, clock, crate::bench::history),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -219,6 +224,11 @@ pub const ADVISORS: &[&str] = &[
     "explain",
     "check",
     "collect",
+    "compare",
+    "prune",
+    "fidelity",
+    "bench",
+    "bench-history",
 ];
 
 #[cfg(test)]

@@ -1,35 +1,59 @@
 #![no_main]
-//! `kgadvise compare | fidelity | prune`: the prediction/score CSV readers, the idea table, the curve
-//! reader, and the statistics on what they read (few resamples, one thread), on text decoded as the CLI
-//! decodes files. The input's length picks the metric (so the seed files stay intact).
-use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::stats::compare::{self, CompareOptions};
+//! `kgadvise compare | fidelity | prune` through their requests: the prediction/score CSV readers, the
+//! idea table, the curve reader, and the statistics on what they read (few resamples, one thread), on
+//! text decoded as the CLI decodes files. The input's length picks the metric (so the seed files stay
+//! intact).
+use chrono::{TimeZone, Utc};
+use kgadvise_core::stats::compare::{self, CompareRequest};
+use kgadvise_core::stats::fidelity::{self, FidelityRequest};
 use kgadvise_core::stats::metrics::Metric;
-use kgadvise_core::stats::{fidelity, prune, table};
+use kgadvise_core::stats::prune::{self, PruneRequest};
+use kgadvise_core::stats::table;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let t = Thresholds::defaults();
-    let text = kgadvise_core::text::decode_input(data);
+    let Some(clock) = Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).single() else {
+        return;
+    };
+    let text = kgadvise_core::text::decode_input(data).into_owned();
     let metric = Metric::ALL[data.len() % Metric::ALL.len()];
-    if let Ok(p) = table::read_predictions(&text, "idea.csv") {
-        // The control: the same rows, every prediction nudged (the pairing and both scores run).
-        if let Ok(paired) = compare::pair(&p, &p, "idea.csv", "control.csv") {
-            let opts = CompareOptions {
-                metric,
-                resamples: 20,
-                seed: 7,
-                baseline_fold_scores: table::read_scores(&text, "folds.csv").ok(),
-                threads: 1,
-            };
-            let _ = compare::compare(&paired, &opts, &t);
-        }
-    }
-    let _ = fidelity::fidelity(&text, "ideas.csv", &t);
-    if let Ok(curves) = prune::read_curves(&text, "curves.json") {
+    // The control: the same rows (the pairing and both scores run); the text as the baseline's fold
+    // scores too when it reads as scores (the leakage check runs).
+    let folds = table::read_scores(&text, "folds").ok().map(|_| text.clone());
+    let request = CompareRequest {
+        idea: text.clone(),
+        control: text.clone(),
+        metric: metric.as_str().to_string(),
+        folds,
+        resamples: Some(20),
+        seed: Some(7),
+        threads: Some(1),
+        ..CompareRequest::default()
+    };
+    let _ = compare::compare(&request, clock);
+    let request = FidelityRequest {
+        backlog: text.clone(),
+        ..FidelityRequest::default()
+    };
+    let _ = fidelity::fidelity(&request, clock);
+    if let Ok(curves) = prune::read_curves(&text, "baseline") {
         for current in curves.iter().take(3) {
-            let _ = prune::prune(&curves, current, None, None, None, &t);
-            let _ = prune::prune(&curves, current, Some(0.01), Some(0.5), Some(&[0.5, 0.6]), &t);
+            let Ok(current) = serde_json::to_string(current) else {
+                continue;
+            };
+            let plain = PruneRequest {
+                baseline: text.clone(),
+                current,
+                ..PruneRequest::default()
+            };
+            let _ = prune::prune(&plain, clock);
+            let given = PruneRequest {
+                margin: Some(0.01),
+                min_frac: Some(0.5),
+                folds: Some("0.5\n0.6".to_string()),
+                ..plain
+            };
+            let _ = prune::prune(&given, clock);
         }
     }
 });

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use kgadvise_tests::{fixture, json_of, kgadvise, real_sample};
+use kgadvise_tests::{finding_rules, fixture, json_of, kgadvise, real_sample};
 
 fn fake_nvsmi() -> PathBuf {
     fixture("bench/fake-nvidia-smi-realdata.sh")
@@ -110,14 +110,7 @@ fn a_failing_command_is_an_error_finding() {
     assert_eq!(out.status.code(), Some(1));
     let v = json_of(&out);
     assert_eq!(v["runs"][0]["exit_code"], 3);
-    assert!(
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["rule"] == "KB002"),
-        "{v}"
-    );
+    assert!(finding_rules(&v).contains(&"KB002".to_string()), "{v}");
 }
 
 #[test]
@@ -167,14 +160,7 @@ fn without_nvidia_smi_it_measures_wall_time_only() {
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
     assert_eq!(v["gpu_sampled"], false);
-    assert!(
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["rule"] == "KB003"),
-        "{v}"
-    );
+    assert!(finding_rules(&v).contains(&"KB003".to_string()), "{v}");
 }
 
 #[test]

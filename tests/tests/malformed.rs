@@ -150,8 +150,14 @@ fn core_reads(kind: &str, path: &Path) -> Option<bool> {
                 run_report::collect(&request, clock).is_ok()
             }))
         }
-        "fidelity" => Some(fidelity::fidelity(&text_of(path), "x", &t).is_ok()),
-        "prune" => Some(prune::read_curves(&text_of(path), "x").is_ok()),
+        "fidelity" => {
+            let request = fidelity::FidelityRequest {
+                backlog: text_of(path),
+                ..Default::default()
+            };
+            Some(fidelity::fidelity(&request, today.and_hms_opt(12, 0, 0)?.and_utc()).is_ok())
+        }
+        "prune" => Some(prune::read_curves(&text_of(path), "baseline").is_ok()),
         _ => None,
     }
 }

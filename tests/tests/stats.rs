@@ -1,15 +1,18 @@
 //! Statistics of `compare`, `prune` and `fidelity` against values computed independently with
 //! numpy/scipy/scikit-learn (`tests/fixtures/stats/make_expected.py` writes the fixtures and
 //! `expected.json`; its docstring says how to regenerate and what is checked against what), the decision
-//! table's edges, degenerate inputs, and the `--json` contract through the real binary.
+//! table's edges, degenerate inputs, and the `--json` contract through the real binary. The statistics
+//! are reached through core's requests (`compare::compare`), as the CLI and the page reach them.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
-use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::stats::compare::{self, CompareOptions, Decision, Paired};
+use chrono::{DateTime, Utc};
+use kgadvise_core::request::Overrides;
+use kgadvise_core::stats::compare::{self, CompareReport, CompareRequest, Decision};
 use kgadvise_core::stats::metrics::{Metric, Prepared};
 use kgadvise_core::stats::table;
-use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise};
+use kgadvise_tests::{finding_rules, fixture, has_key_anywhere, json_of, kgadvise};
 use serde_json::Value;
 
 fn expected() -> Value {
@@ -29,6 +32,14 @@ fn path(rel: &str) -> String {
     fixture(rel).to_string_lossy().to_string()
 }
 
+fn text(rel: &str) -> String {
+    std::fs::read_to_string(fixture(rel)).unwrap()
+}
+
+fn clock() -> DateTime<Utc> {
+    "2026-12-01T00:00:00Z".parse().unwrap()
+}
+
 fn data_files(metric: &str) -> (&'static str, &'static str, &'static str) {
     match metric {
         "auc" | "logloss" | "accuracy" => (
@@ -44,12 +55,50 @@ fn data_files(metric: &str) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-fn paired(metric: &str) -> Paired {
+/// The request of one metric's fixture files.
+fn fixture_request(metric: &str, resamples: usize, seed: u64) -> CompareRequest {
     let (i, c, _) = data_files(metric);
-    let idea = table::read_predictions(&std::fs::read_to_string(fixture(i)).unwrap(), i).unwrap();
-    let control =
-        table::read_predictions(&std::fs::read_to_string(fixture(c)).unwrap(), c).unwrap();
-    compare::pair(&idea, &control, i, c).unwrap()
+    CompareRequest {
+        idea: text(i),
+        control: text(c),
+        metric: metric.to_string(),
+        resamples: Some(resamples),
+        seed: Some(seed),
+        threads: Some(2),
+        ..CompareRequest::default()
+    }
+}
+
+/// The fixture's rows paired as compare pairs them (by id when both files have one, in the idea's
+/// order): y_true and each model's prediction.
+struct Columns {
+    y_true: Vec<f64>,
+    idea: Vec<f64>,
+    control: Vec<f64>,
+}
+
+fn paired_columns(metric: &str) -> Columns {
+    let (i, c, _) = data_files(metric);
+    let idea = table::read_predictions(&text(i), "idea").unwrap();
+    let control = table::read_predictions(&text(c), "control").unwrap();
+    let control_pred: Vec<f64> = match (&idea.id, &control.id) {
+        (Some(ids), Some(cids)) => {
+            let at: HashMap<&str, usize> = cids
+                .iter()
+                .enumerate()
+                .map(|(k, id)| (id.as_str(), k))
+                .collect();
+            ids.iter()
+                .map(|id| control.y_pred[at[id.as_str()]])
+                .collect()
+        }
+        _ => control.y_pred.clone(),
+    };
+    Columns {
+        y_true: idea.y_true,
+        idea: idea.y_pred,
+        control: control_pred,
+    }
 }
 
 const METRICS: [&str; 5] = ["auc", "logloss", "accuracy", "rmse", "mae"];
@@ -59,15 +108,7 @@ fn point_metrics_folds_and_fold_t_match_sklearn_and_scipy() {
     let exp = expected();
     for name in METRICS {
         let e = &exp[name];
-        let p = paired(name);
-        let opts = CompareOptions {
-            metric: Metric::parse(name).unwrap(),
-            resamples: 50,
-            seed: 1,
-            baseline_fold_scores: None,
-            threads: 2,
-        };
-        let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        let r = compare::compare(&fixture_request(name, 50, 1), clock()).unwrap();
         assert!(
             close(r.idea_score, f(&e["idea"]), 1e-9),
             "{name} idea {} vs {}",
@@ -127,7 +168,7 @@ fn counts_based_bootstrap_matches_naive_resampling() {
     for name in METRICS {
         let e = &exp[name];
         let metric = Metric::parse(name).unwrap();
-        let p = paired(name);
+        let p = paired_columns(name);
         let idea = Prepared::new(metric, &p.y_true, &p.idea).unwrap();
         let control = Prepared::new(metric, &p.y_true, &p.control).unwrap();
         let (_, _, idx_file) = data_files(name);
@@ -171,22 +212,43 @@ fn counts_based_bootstrap_matches_naive_resampling() {
     }
 }
 
+/// A CSV of predictions in the given row order: `y_true,y_pred` and, when given, `fold` and `group`.
+fn csv(y_true: &[f64], pred: &[f64], fold: Option<&[String]>, group: Option<&[String]>) -> String {
+    let mut s = String::from("y_true,y_pred");
+    s.push_str(if fold.is_some() { ",fold" } else { "" });
+    s.push_str(if group.is_some() { ",group" } else { "" });
+    s.push('\n');
+    for (i, (t, p)) in y_true.iter().zip(pred).enumerate() {
+        s.push_str(&format!("{t},{p}"));
+        if let Some(fold) = fold {
+            s.push_str(&format!(",{}", fold[i]));
+        }
+        if let Some(group) = group {
+            s.push_str(&format!(",{}", group[i]));
+        }
+        s.push('\n');
+    }
+    s
+}
+
 /// kgadvise's seeded PRNG cannot be replayed in Python: its se must agree with numpy's 2000-resample
 /// bootstrap se within the sampling error of 300 resamples (~4 % relative sd; 20 % allowed).
 #[test]
 fn seeded_bootstrap_se_agrees_with_numpy() {
     let exp = expected();
     for name in METRICS {
-        let mut p = paired(name);
-        p.group = None; // numpy resampled rows, not groups
-        let opts = CompareOptions {
-            metric: Metric::parse(name).unwrap(),
-            resamples: 300,
-            seed: 42,
-            baseline_fold_scores: None,
-            threads: 2,
+        // numpy resampled rows, not groups: the rows as paired, without the group column
+        let p = paired_columns(name);
+        let request = CompareRequest {
+            idea: csv(&p.y_true, &p.idea, None, None),
+            control: csv(&p.y_true, &p.control, None, None),
+            metric: name.to_string(),
+            resamples: Some(300),
+            seed: Some(42),
+            threads: Some(2),
+            ..CompareRequest::default()
         };
-        let r = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        let r = compare::compare(&request, clock()).unwrap();
         let want = f(&exp[name]["bootstrap_se_numpy"]);
         let got = r.se.unwrap();
         assert!(
@@ -194,15 +256,14 @@ fn seeded_bootstrap_se_agrees_with_numpy() {
             "{name}: se {got} vs numpy {want}"
         );
         // deterministic for a seed, different for another
-        let again = compare::compare(&p, &opts, &Thresholds::defaults()).unwrap();
+        let again = compare::compare(&request, clock()).unwrap();
         assert_eq!(again.se, r.se);
         let one_thread = compare::compare(
-            &p,
-            &CompareOptions {
-                threads: 1,
-                ..opts.clone()
+            &CompareRequest {
+                threads: Some(1),
+                ..request.clone()
             },
-            &Thresholds::defaults(),
+            clock(),
         )
         .unwrap();
         assert_eq!(
@@ -211,19 +272,43 @@ fn seeded_bootstrap_se_agrees_with_numpy() {
         );
         assert_eq!(one_thread.ci95, r.ci95);
         let other = compare::compare(
-            &p,
-            &CompareOptions {
-                seed: 43,
-                ..opts.clone()
+            &CompareRequest {
+                seed: Some(43),
+                ..request.clone()
             },
-            &Thresholds::defaults(),
+            clock(),
         )
         .unwrap();
         assert_ne!(other.se, r.se);
     }
 }
 
-fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
+/// Predictions made up for a test: a truth, both models' predictions, optional folds and groups.
+#[derive(Clone)]
+struct Synthetic {
+    y_true: Vec<f64>,
+    idea: Vec<f64>,
+    control: Vec<f64>,
+    fold: Option<Vec<String>>,
+    group: Option<Vec<String>>,
+}
+
+impl Synthetic {
+    fn request(&self, metric: Metric) -> CompareRequest {
+        let (fold, group) = (self.fold.as_deref(), self.group.as_deref());
+        CompareRequest {
+            idea: csv(&self.y_true, &self.idea, fold, group),
+            control: csv(&self.y_true, &self.control, fold, group),
+            metric: metric.as_str().to_string(),
+            resamples: Some(300),
+            seed: Some(42),
+            threads: Some(2),
+            ..CompareRequest::default()
+        }
+    }
+}
+
+fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Synthetic {
     // a regression set where the idea's error is smaller by a chosen amount on average
     let mut state = noise_seed
         .wrapping_mul(6364136223846793005)
@@ -234,9 +319,12 @@ fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
             .wrapping_add(1442695040888963407);
         ((state >> 11) as f64 / (1u64 << 53) as f64) - 0.5
     };
-    let mut p = Paired {
-        paired_by: "order",
-        ..Paired::default()
+    let mut p = Synthetic {
+        y_true: Vec::new(),
+        idea: Vec::new(),
+        control: Vec::new(),
+        fold: None,
+        group: None,
     };
     for _ in 0..n {
         let e = next();
@@ -247,15 +335,21 @@ fn synthetic(n: usize, idea_better_by: f64, noise_seed: u64) -> Paired {
     p
 }
 
-fn decide(p: &Paired, metric: Metric) -> compare::CompareReport {
-    let opts = CompareOptions {
-        metric,
-        resamples: 300,
-        seed: 42,
-        baseline_fold_scores: None,
-        threads: 2,
+fn decide(p: &Synthetic, metric: Metric) -> CompareReport {
+    compare::compare(&p.request(metric), clock()).unwrap()
+}
+
+/// The answer with threshold overrides (`--set`).
+fn decide_with(p: &Synthetic, set: &[String]) -> CompareReport {
+    let request = CompareRequest {
+        set: Overrides(set.to_vec()),
+        ..p.request(Metric::Mae)
     };
-    compare::compare(p, &opts, &Thresholds::defaults()).unwrap()
+    compare::compare(&request, clock()).unwrap()
+}
+
+fn rules_of(r: &CompareReport) -> Vec<String> {
+    finding_rules(&serde_json::to_value(r).unwrap())
 }
 
 #[test]
@@ -285,51 +379,31 @@ fn z_exactly_at_the_bar_promotes_and_just_above_is_suspect() {
     let p = synthetic(400, 0.02, 5);
     let base = decide(&p, Metric::Mae);
     let z = base.z.unwrap();
-    let opts = CompareOptions {
-        metric: Metric::Mae,
-        resamples: 300,
-        seed: 42,
-        baseline_fold_scores: None,
-        threads: 2,
-    };
-    let at = Thresholds::defaults()
-        .with_overrides(&[format!("stats.promote-z={z}")])
-        .unwrap();
-    let r = compare::compare(&p, &opts, &at).unwrap();
+    let r = decide_with(&p, &[format!("stats.promote-z={z}")]);
     assert_eq!(r.decision, Decision::Promote, "z {z}: {}", r.reason);
-    let above = Thresholds::defaults()
-        .with_overrides(&[format!("stats.promote-z={}", z + 1e-9)])
-        .unwrap();
-    assert_eq!(
-        compare::compare(&p, &opts, &above).unwrap().decision,
-        Decision::Inconclusive
-    );
+    let r = decide_with(&p, &[format!("stats.promote-z={}", z + 1e-9)]);
+    assert_eq!(r.decision, Decision::Inconclusive);
     // one seed, z in [bar, 2.5): KS004; z ≥ 2.5: none
-    let t = Thresholds::defaults()
-        .with_overrides(&[
+    let r = decide_with(
+        &p,
+        &[
             format!("stats.promote-z={}", z - 0.1),
             format!("stats.just-clears-z={}", z + 0.1),
-        ])
-        .unwrap();
-    let r = compare::compare(&p, &opts, &t).unwrap();
+        ],
+    );
     assert!(
-        r.findings.iter().any(|f| f.rule == "KS004"),
+        rules_of(&r).contains(&"KS004".to_string()),
         "{:?}",
         r.findings
     );
-    let t = Thresholds::defaults()
-        .with_overrides(&[
+    let r = decide_with(
+        &p,
+        &[
             format!("stats.promote-z={}", z - 0.1),
             format!("stats.just-clears-z={}", z - 0.05),
-        ])
-        .unwrap();
-    assert!(
-        !compare::compare(&p, &opts, &t)
-            .unwrap()
-            .findings
-            .iter()
-            .any(|f| f.rule == "KS004")
+        ],
     );
+    assert!(!rules_of(&r).contains(&"KS004".to_string()));
 }
 
 #[test]
@@ -380,45 +454,93 @@ fn groups_are_resampled_whole() {
     let r = decide(&p, Metric::Mae);
     assert_eq!(r.se, Some(0.0));
     assert_eq!(r.z, None);
-    assert!(r.findings.iter().any(|f| f.rule == "KS007"));
+    assert!(rules_of(&r).contains(&"KS007".to_string()));
     assert_ne!(r.decision, Decision::Promote);
 }
 
 #[test]
 fn leakage_and_fold_std_findings() {
     let p = synthetic(2000, 0.05, 9);
-    let t = Thresholds::defaults();
-    let with = |scores: Vec<f64>| {
-        let opts = CompareOptions {
-            metric: Metric::Mae,
-            resamples: 300,
-            seed: 42,
-            baseline_fold_scores: Some(scores),
-            threads: 2,
+    let with = |scores: &[f64]| {
+        let folds: Vec<String> = scores.iter().map(f64::to_string).collect();
+        let request = CompareRequest {
+            folds: Some(folds.join("\n")),
+            ..p.request(Metric::Mae)
         };
-        compare::compare(&p, &opts, &t).unwrap()
+        compare::compare(&request, clock()).unwrap()
     };
     // fold std 0.001 → gain ~0.05 > 3x → leakage
-    let r = with(vec![0.500, 0.501, 0.502]);
-    assert!(r.leakage && r.findings.iter().any(|f| f.rule == "KS005"));
+    let r = with(&[0.500, 0.501, 0.502]);
+    assert!(r.leakage && rules_of(&r).contains(&"KS005".to_string()));
     // fold std 0.1 → gain below the fold std but z ≥ 2 → KS006 (the wrong test), no leakage
-    let r = with(vec![0.4, 0.5, 0.6]);
+    let r = with(&[0.4, 0.5, 0.6]);
     assert!(!r.leakage);
     assert!(
-        r.findings.iter().any(|f| f.rule == "KS006"),
+        rules_of(&r).contains(&"KS006".to_string()),
         "{:?}",
         r.findings
     );
     assert!((r.baseline_fold_std.unwrap() - 0.1).abs() < 1e-12);
     // a modest fold std: neither
-    let r = with(vec![0.45, 0.5, 0.55, 0.5]);
+    let r = with(&[0.45, 0.5, 0.55, 0.5]);
+    let rules = rules_of(&r);
     assert!(
-        !r.findings
-            .iter()
-            .any(|f| f.rule == "KS005" || f.rule == "KS006"),
+        !rules.contains(&"KS005".to_string()) && !rules.contains(&"KS006".to_string()),
         "{:?}",
         r.findings
     );
+    // one fold score: no std, a caution instead of the check
+    let r = with(&[0.5]);
+    assert!(r.baseline_fold_std.is_none() && !r.leakage);
+    assert!(
+        r.cautions.iter().any(|c| c.contains("needs at least 2")),
+        "{:?}",
+        r.cautions
+    );
+}
+
+#[test]
+fn request_errors_name_the_field() {
+    let base = fixture_request("auc", 50, 1);
+    let field = |r: CompareRequest| compare::compare(&r, clock()).unwrap_err();
+    let e = field(CompareRequest {
+        metric: "f1".into(),
+        ..base.clone()
+    });
+    assert_eq!(e.field, "metric");
+    assert!(
+        e.message.contains("rmse, mae, logloss, auc, accuracy"),
+        "{e}"
+    );
+    let e = field(CompareRequest {
+        resamples: Some(1),
+        ..base.clone()
+    });
+    assert_eq!(e.field, "resamples");
+    let e = field(CompareRequest {
+        control: "a,b\n1,2\n".into(),
+        ..base.clone()
+    });
+    assert_eq!((e.field.as_str(), e.line), ("control", Some(1)));
+    let e = field(CompareRequest {
+        folds: Some("fold,auc\n0,1\n".into()),
+        ..base.clone()
+    });
+    assert_eq!(e.field, "folds");
+    // different rows in the two files: the request as a whole
+    let e = field(CompareRequest {
+        control: "y_true,y_pred\n1,0.5\n".into(),
+        ..base.clone()
+    });
+    assert_eq!(e.field, "", "{e}");
+    // the JSON request: camelCase keys, unknown ones refused by name
+    let json = serde_json::json!({"idea": base.idea, "control": base.control, "metric": "auc", "resamples": 20});
+    let report =
+        kgadvise_core::request::advise_json("compare", &json.to_string(), clock()).unwrap();
+    assert!(report.contains("\"resamples\":20"), "{report}");
+    let e = kgadvise_core::request::advise_json("compare", r#"{"metrik": "auc"}"#, clock())
+        .unwrap_err();
+    assert_eq!(e.field, "metrik");
 }
 
 // ---------------------------------------------------------------- end to end through the binary
@@ -462,25 +584,14 @@ fn compare_json_contract() {
     ));
     // gain 0.026 > 3 x 0.0069: the leakage audit fires on this fixture
     assert_eq!(v["leakage"], true);
-    assert!(
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["rule"] == "KS005")
-    );
+    assert!(finding_rules(&v).contains(&"KS005".to_string()));
     // enough rows: the bootstrap has variance (no KS007), and one decision rule only
-    let rules: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
-    assert!(!rules.contains(&"KS007"), "{rules:?}");
+    let rules = finding_rules(&v);
+    assert!(!rules.contains(&"KS007".to_string()), "{rules:?}");
     assert_eq!(
         rules
             .iter()
-            .filter(|r| ["KS001", "KS002", "KS003"].contains(r))
+            .filter(|r| ["KS001", "KS002", "KS003"].contains(&r.as_str()))
             .count(),
         1,
         "{rules:?}"
@@ -692,13 +803,7 @@ fn degenerate_inputs() {
     let v = json_of(&out);
     assert!(v["z"].is_null(), "{v}");
     assert_eq!(v["decision"], "inconclusive");
-    assert!(
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["rule"] == "KS007")
-    );
+    assert!(finding_rules(&v).contains(&"KS007".to_string()));
     // predictions that are not probabilities, labels that are not 0/1, for logloss
     let out = run(&[
         "compare",
@@ -878,12 +983,7 @@ fn fidelity_matches_scipy_and_warns_per_thresholds() {
         f(&exp["fidelity"]["spearman"]),
         1e-12
     ));
-    let rules: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules = finding_rules(&v);
     assert_eq!(rules, vec!["KS023"]);
 
     let out = run(&["fidelity", &path("stats/fidelity_bad.csv"), "--json"]);
@@ -899,12 +999,7 @@ fn fidelity_matches_scipy_and_warns_per_thresholds() {
         f(&exp["fidelity_bad"]["spearman"]),
         1e-12
     ));
-    let rules: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules = finding_rules(&v);
     assert_eq!(rules, vec!["KS020", "KS021"]);
 
     let few = temp(

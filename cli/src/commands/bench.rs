@@ -5,15 +5,17 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
-use kgadvise_core::bench::{self, BenchReport, HistoryReport, Measured};
-use kgadvise_core::diagnose::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
+use kgadvise_core::bench::{
+    self, BenchHistoryRequest, BenchReport, BenchRequest, HistoryReport, MeasuredRun,
+};
+use kgadvise_core::diagnose::nvsmi::decode;
 use kgadvise_core::text::number::fixed;
 use kgadvise_core::text::when::rfc3339;
 
 use crate::child::{interrupted, run_command};
 use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
-use crate::output::{CliError, Global, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit, render_findings, table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise bench --run \"python src/train_image.py --folds 0 --epochs 1\"
@@ -58,89 +60,74 @@ pub struct Args {
     pub rates: RateArgs,
 }
 
-fn read_history(
-    path: &str,
-) -> Result<(Vec<bench::BenchRecord>, Vec<bench::LineProblem>), CliError> {
+/// The history file's text; a file not there yet is an empty history.
+fn read_history(path: &str) -> Result<String, CliError> {
     match std::fs::read(path) {
-        Ok(bytes) => Ok(bench::parse_history(&String::from_utf8_lossy(&bytes))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Vec::new(), Vec::new())),
+        Ok(bytes) => Ok(kgadvise_core::text::decode_input(&bytes).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(CliError::usage(format!(
-            "{path}: cannot read the bench history: {e}"
+            "{path}: cannot read the bench history: {e}; expected a readable JSON lines file"
         ))),
     }
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let thresholds = global.thresholds()?;
+    let files = [("history", args.history_file.as_str())];
     if args.history {
-        let (records, problems) = read_history(&args.history_file)?;
-        if records.is_empty() && problems.is_empty() {
-            return Err(CliError::usage(format!(
-                "{}: no bench history yet; expected JSON lines written by `kgadvise bench --run ...`",
-                args.history_file
-            )));
-        }
-        if let (true, Some(first)) = (records.is_empty(), problems.first()) {
-            return Err(CliError::usage(format!(
-                "{}: no bench record could be read ({} bad lines); line {}: {}",
-                args.history_file,
-                problems.len(),
-                first.line,
-                first.message
-            )));
-        }
-        let report = bench::history(&records, problems, args.name.as_deref(), &thresholds);
+        let request = BenchHistoryRequest {
+            history: read_history(&args.history_file)?,
+            name: args.name.clone(),
+            now: global.now.clone(),
+            set: global.overrides(),
+        };
+        let report = bench::history(&request, clock()).map_err(|e| CliError::request(e, &files))?;
         return emit(&report, global, human_history);
     }
-    args.rates.check()?;
-    if let Some(bad) = args.runs.iter().find(|r| r.trim().is_empty()) {
-        return Err(CliError::usage(format!(
-            "--run {bad:?}: expected a command to run"
-        )));
-    }
-    let now = global.now()?;
-    let name = args
-        .name
-        .clone()
-        .unwrap_or_else(|| bench::default_name(&args.runs[0]));
-    let flag_rates = bench::Rates {
-        data: args.rates.data_rate,
-        compute: args.rates.compute_rate,
-        real_loop: args.rates.loop_rate,
+    let mut request = BenchRequest {
+        run: args
+            .runs
+            .iter()
+            .map(|command| MeasuredRun {
+                command: command.clone(),
+                ..MeasuredRun::default()
+            })
+            .collect(),
+        name: args.name.clone(),
+        data_rate: args.rates.data_rate,
+        compute_rate: args.rates.compute_rate,
+        loop_rate: args.rates.loop_rate,
+        history: read_history(&args.history_file)?,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let (history, _) = read_history(&args.history_file)?;
-    let previous = history.iter().rev().find(|r| r.name == name).cloned();
+    // What can be refused is refused before anything runs.
+    let name = bench::run_name(&request).map_err(|e| CliError::request(e, &files))?;
+    let now = global.now()?;
+    request.run = measure(&name, &args, global.json)?;
+    let report = bench::bench(&request, clock()).map_err(|e| CliError::request(e, &files))?;
+    if !args.no_record {
+        append_history(
+            &args.history_file,
+            &bench::records_of(&report, &rfc3339(now)),
+        )?;
+    }
+    emit(&report, global, human)
+}
 
+/// Runs each command in turn while nvidia-smi samples the GPUs; Ctrl-C stops the running one and the
+/// rest, keeping what was measured.
+fn measure(name: &str, args: &Args, json: bool) -> Result<Vec<MeasuredRun>, CliError> {
     let mut measured = Vec::new();
-    let mut gpu_sampled = true;
     for command in &args.runs {
         if interrupted().load(Ordering::SeqCst) {
             break;
         }
         eprintln!("[kgadvise bench] {name}: {command}");
         let sampler = Sampler::start(args.interval_ms).ok();
-        gpu_sampled &= sampler.is_some();
-        let outcome = run_command(command, global.json).map_err(|e| {
+        let outcome = run_command(command, json).map_err(|e| {
             CliError::usage(format!("--run {command:?}: cannot start the shell: {e}"))
         })?;
-        let raw = sampler.map(Sampler::stop).unwrap_or_default();
-        let rates = outcome
-            .rates
-            .map(|r| r.or(flag_rates))
-            .or((!flag_rates.is_empty()).then_some(flag_rates));
-        let inputs = RunInputs {
-            rates: VerdictRates {
-                data_rate: rates.and_then(|r| r.data),
-                compute_rate: rates.and_then(|r| r.compute),
-                loop_rate: rates.and_then(|r| r.real_loop),
-            },
-            oom: false,
-        };
-        let diagnosis = (!raw.is_empty() || rates.is_some()).then(|| {
-            let mut d = Diagnoser::new(Default::default());
-            d.feed_text(&kgadvise_core::diagnose::nvsmi::decode(&raw));
-            d.finish(inputs, &thresholds)
-        });
+        let samples = sampler.map(|s| decode(&s.stop()).into_owned());
         eprintln!(
             "[kgadvise bench] {name}: {} s, exit {}",
             fixed(outcome.wall_s, 1),
@@ -149,29 +136,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
                 .map(|c| c.to_string())
                 .unwrap_or_else(|| "by signal".into())
         );
-        measured.push(Measured {
+        measured.push(MeasuredRun {
             command: command.clone(),
-            wall_s: outcome.wall_s,
+            wall_seconds: outcome.wall_s,
             exit_code: outcome.exit_code,
             interrupted: outcome.interrupted,
-            rates,
-            diagnosis,
+            nvidia_smi: samples,
+            rates: outcome.rates,
         });
     }
-    let report = bench::bench_report(
-        &name,
-        &measured,
-        gpu_sampled,
-        previous.as_ref(),
-        &thresholds,
-    );
-    if !args.no_record {
-        append_history(
-            &args.history_file,
-            &bench::records_of(&report, &rfc3339(now)),
-        )?;
-    }
-    emit(&report, global, human)
+    Ok(measured)
 }
 
 fn append_history(path: &str, records: &[bench::BenchRecord]) -> Result<(), CliError> {

@@ -1,15 +1,10 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::stats::InputError;
-use kgadvise_core::stats::compare::{
-    self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
-};
-use kgadvise_core::stats::metrics::Metric;
-use kgadvise_core::stats::table;
+use kgadvise_core::stats::compare::{self, CompareReport, CompareRequest};
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, emit, render_findings, table as text_table};
+use crate::output::{CliError, Global, clock, emit, render_findings, table as text_table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
@@ -45,9 +40,9 @@ pub struct Args {
     /// Bootstrap resamples (default: threshold.stats.resamples, 300).
     #[arg(long, value_name = "N")]
     pub resamples: Option<usize>,
-    /// Seed of the bootstrap's random draws.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
+    /// Seed of the bootstrap's random draws (default: 42).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Threads for the resamples (default: the CPU cores); the answer does not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -74,62 +69,41 @@ pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
         .map_err(|e| CliError::usage(format!("{flag} {path}: {e}; expected a CSV/JSON text file")))
 }
 
-pub fn input_error(e: InputError) -> CliError {
-    CliError::usage(e.message)
-}
-
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // --now changes nothing here, but a bad one is refused like everywhere.
-    global.now()?;
-    let thresholds = global.thresholds()?;
-    let metric = Metric::parse(&args.metric)?;
     if args.idea == "-" && args.control == "-" {
         return Err(CliError::usage(
             "--idea and --control cannot both be stdin (-)",
         ));
     }
-    let idea_text = read_text("--idea", &args.idea)?;
-    let control_text = read_text("--control", &args.control)?;
-    let idea = table::read_predictions(&idea_text, &args.idea).map_err(input_error)?;
-    let control = table::read_predictions(&control_text, &args.control).map_err(input_error)?;
-    let baseline_fold_scores = match &args.folds {
-        Some(path) => {
-            Some(table::read_scores(&read_text("--folds", path)?, path).map_err(input_error)?)
-        }
-        None => None,
-    };
-    let resamples = match args.resamples {
-        Some(n) => n,
-        None => thresholds.get(T_RESAMPLES).max(0.0) as usize,
-    };
-    if resamples < 2 {
-        return Err(CliError::usage(format!(
-            "--resamples {resamples}: expected at least 2 resamples (to estimate an se)"
-        )));
-    }
-    let paired = compare::pair(&idea, &control, &args.idea, &args.control).map_err(input_error)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| {
+    let request = CompareRequest {
+        idea: read_text("--idea", &args.idea)?,
+        control: read_text("--control", &args.control)?,
+        metric: args.metric.clone(),
+        folds: match &args.folds {
+            Some(path) => Some(read_text("--folds", path)?),
+            None => None,
+        },
+        resamples: args.resamples,
+        seed: args.seed,
+        threads: Some(args.threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get().min(16))
                 .unwrap_or(1)
-        })
-        .max(1);
-    let opts = CompareOptions {
-        metric,
-        resamples,
-        seed: args.seed,
-        baseline_fold_scores,
-        threads,
+        })),
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    // The metric's errors are about the rows of both files: name them.
-    let report = compare::compare(&paired, &opts, &thresholds).map_err(|e| {
-        CliError::usage(format!(
-            "--idea {} / --control {}: {}",
-            args.idea, args.control, e.message
-        ))
-    })?;
+    // A problem with both files together (different rows, a metric undefined on them) names both.
+    let both = format!("--idea {} / --control {}", args.idea, args.control);
+    let mut files = vec![
+        ("idea", args.idea.as_str()),
+        ("control", args.control.as_str()),
+        ("", both.as_str()),
+    ];
+    if let Some(path) = &args.folds {
+        files.push(("folds", path));
+    }
+    let report = compare::compare(&request, clock()).map_err(|e| CliError::request(e, &files))?;
     emit(&report, global, human)
 }
 
@@ -208,7 +182,7 @@ fn human(r: &CompareReport) -> String {
             "  baseline fold std {}{}\n",
             num(std),
             if r.leakage {
-                " (gain above 3x: audit for leakage)"
+                " (the gain is too large for it: audit for leakage)"
             } else {
                 ""
             }

@@ -1,10 +1,10 @@
 use std::process::ExitCode;
 
-use kgadvise_core::stats::fidelity::{self, FidelityReport};
+use kgadvise_core::stats::fidelity::{self, FidelityReport, FidelityRequest};
 use kgadvise_core::text::number::{fixed, shortest};
 
-use super::compare::{input_error, read_text};
-use crate::output::{CliError, Global, emit, render_findings, table};
+use super::compare::read_text;
+use crate::output::{CliError, Global, clock, emit, render_findings, table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise fidelity backlog.csv
@@ -22,11 +22,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // --now changes nothing here, but a bad one is refused like everywhere.
-    global.now()?;
-    let thresholds = global.thresholds()?;
-    let text = read_text("FILE", &args.file)?;
-    let report = fidelity::fidelity(&text, &args.file, &thresholds).map_err(input_error)?;
+    let request = FidelityRequest {
+        backlog: read_text("FILE", &args.file)?,
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    let report = fidelity::fidelity(&request, clock())
+        .map_err(|e| CliError::request(e, &[("backlog", args.file.as_str())]))?;
     emit(&report, global, human)
 }
 

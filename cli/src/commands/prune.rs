@@ -1,11 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::stats::prune::{self, PruneReport};
-use kgadvise_core::stats::table;
-use kgadvise_core::text::number::shortest;
+use kgadvise_core::stats::prune::{self, PruneReport, PruneRequest};
 
-use super::compare::{input_error, read_text};
-use crate::output::{CliError, Global, emit, render_findings};
+use super::compare::read_text;
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise prune --baseline artifacts/baseline/curve_fold0.json --current artifacts/idea/curve_fold0.json
@@ -38,51 +36,29 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // --now changes nothing here, but a bad one is refused like everywhere.
-    global.now()?;
-    let thresholds = global.thresholds()?;
-    if let Some(m) = args.margin
-        && !(m.is_finite() && m >= 0.0)
-    {
-        return Err(CliError::usage(format!(
-            "--margin {m}: expected a number ≥ 0 in the metric's units",
-            m = shortest(m)
-        )));
-    }
-    if let Some(f) = args.min_frac
-        && !(0.0..=1.0).contains(&f)
-    {
-        return Err(CliError::usage(format!(
-            "--min-frac {f}: expected a fraction between 0 and 1",
-            f = shortest(f)
-        )));
-    }
-    let baseline = prune::read_curves(&read_text("--baseline", &args.baseline)?, &args.baseline)
-        .map_err(input_error)?;
-    let current = prune::read_curves(&read_text("--current", &args.current)?, &args.current)
-        .map_err(input_error)?;
-    let [current] = current.as_slice() else {
-        return Err(CliError::usage(format!(
-            "--current {}: holds {} curves; expected the one running curve",
-            args.current,
-            current.len()
-        )));
+    let request = PruneRequest {
+        baseline: read_text("--baseline", &args.baseline)?,
+        current: read_text("--current", &args.current)?,
+        margin: args.margin,
+        min_frac: args.min_frac,
+        folds: match &args.folds {
+            Some(path) => Some(read_text("--folds", path)?),
+            None => None,
+        },
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    let scores = match &args.folds {
-        Some(path) => {
-            Some(table::read_scores(&read_text("--folds", path)?, path).map_err(input_error)?)
-        }
-        None => None,
-    };
-    let report = prune::prune(
-        &baseline,
-        current,
-        args.margin,
-        args.min_frac,
-        scores.as_deref(),
-        &thresholds,
-    )
-    .map_err(input_error)?;
+    // A problem with both curves together (not the same metric) names both.
+    let both = format!("--baseline {} / --current {}", args.baseline, args.current);
+    let mut files = vec![
+        ("baseline", args.baseline.as_str()),
+        ("current", args.current.as_str()),
+        ("", both.as_str()),
+    ];
+    if let Some(path) = &args.folds {
+        files.push(("folds", path));
+    }
+    let report = prune::prune(&request, clock()).map_err(|e| CliError::request(e, &files))?;
     emit(&report, global, human)
 }
 

@@ -1,17 +1,20 @@
-//! Bench history (CE §2 "Any command"): records of timed commands, the speed-up of each against the
-//! previous record of the same run name, and what changed between them (flags and environment variables
-//! parsed from the commands). Reading and writing the history file is the CLI's job; this is pure.
+//! Benches (CE §2 "Any command"): records of timed commands, the speed-up of each against the previous
+//! record of the same run name, and what changed between them (flags and environment variables parsed
+//! from the commands). Two advisors: [`bench`] (the runs just measured: [`BenchRequest`]) and
+//! [`history`] (a history file: [`BenchHistoryRequest`]). Running the commands, sampling nvidia-smi and
+//! reading and writing the history file are the CLI's job; this is pure.
 
-use crate::rulebook::ids::{rule, threshold};
+mod history;
+mod run;
+
 use serde::{Deserialize, Serialize};
 
-use crate::rulebook::Thresholds;
-use crate::rulebook::finding::Finding;
-use crate::rulebook::report::Report;
-use crate::text::decimal::parse_f64;
-use crate::text::number::{fixed, shortest};
+pub use history::{BenchHistoryRequest, HISTORY_SCHEMA, HistoryEntry, HistoryReport, history};
+pub use run::{
+    BENCH_SCHEMA, BenchReport, BenchRequest, BenchRun, MeasuredRun, bench, records_of, run_name,
+};
 
-pub const HISTORY_SCHEMA: &str = "kgadvise.bench-history/1";
+use crate::text::decimal::parse_f64;
 
 /// The three bench rates in samples/s (CE §2), as passed by flags or printed by the command in a
 /// `KGADVISE_RATES data=… compute=… loop=…` line.
@@ -190,7 +193,7 @@ pub fn changed_settings(before: &str, after: &str) -> Vec<Change> {
 }
 
 /// The changes as one line for a finding's evidence (`--bs: 64 -> 128; env:AMP: 0 -> 1`).
-fn describe_changes(changes: &[Change]) -> String {
+pub(crate) fn describe_changes(changes: &[Change]) -> String {
     if changes.is_empty() {
         return "nothing in the command changed (noise, or a change outside the command)"
             .to_string();
@@ -245,151 +248,45 @@ pub fn parse_history(text: &str) -> (Vec<BenchRecord>, Vec<LineProblem>) {
     (records, problems)
 }
 
-/// One record of the history as shown.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HistoryEntry {
-    pub name: String,
-    pub time: String,
-    pub command: String,
-    pub wall_s: f64,
-    pub exit_code: Option<i32>,
-    /// Against the previous record of the same name.
-    pub speedup: Option<f64>,
-    pub changed: Vec<Change>,
-    pub verdicts: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rates: Option<Rates>,
-}
-
-impl HistoryEntry {
-    /// What changed since the previous record of the name, in one line (`None` when nothing did): the
-    /// "what changed" column of the CLI and the page.
-    pub fn changed_text(&self) -> Option<String> {
-        (!self.changed.is_empty()).then(|| {
-            self.changed
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
+/// How a benched command ended, when it did not succeed: `exit status 2`, `killed by a signal`,
+/// `interrupted (Ctrl-C)`.
+pub(crate) fn how_it_ended(exit_code: Option<i32>, interrupted: bool) -> String {
+    if interrupted {
+        return "interrupted (Ctrl-C)".to_string();
+    }
+    match exit_code {
+        Some(c) => format!("exit status {c}"),
+        None => "killed by a signal".to_string(),
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HistoryReport {
-    pub schema: &'static str,
-    pub name: Option<String>,
-    pub records: Vec<HistoryEntry>,
-    pub problems: Vec<LineProblem>,
-    pub rules: Vec<String>,
-    pub findings: Vec<Finding>,
-}
-
-impl Report for HistoryReport {
-    fn findings(&self) -> &[Finding] {
-        &self.findings
-    }
-}
-
-/// `kgadvise bench --history [--name N]`: records in file order, each compared with the previous record
-/// of the same name.
-pub fn history(
-    records: &[BenchRecord],
-    problems: Vec<LineProblem>,
-    name: Option<&str>,
-    thresholds: &Thresholds,
-) -> HistoryReport {
-    let slower = thresholds.get(threshold::BENCH_SLOWER_RATIO);
-    let mut entries = Vec::new();
-    let mut findings = Vec::new();
-    for (i, r) in records.iter().enumerate() {
-        if name.is_some_and(|n| n != r.name) {
-            continue;
-        }
-        let previous = records
-            .get(..i)
-            .and_then(|before| before.iter().rev().find(|p| p.name == r.name));
-        let (speed, changed) = match previous {
-            Some(p) => (
-                speedup(p.wall_s, r.wall_s),
-                changed_settings(&p.command, &r.command),
-            ),
-            None => (None, Vec::new()),
-        };
-        let failed = r.exit_code != Some(0) || r.interrupted;
-        if failed {
-            findings.push(Finding::from_rule(
-                rule::KB002,
-                format!(
-                    "{} at {}: exit {:?}{}",
-                    r.name,
-                    r.time,
-                    r.exit_code,
-                    if r.interrupted { " (interrupted)" } else { "" }
-                ),
-            ));
-        }
-        if let (Some(s), Some(p)) = (speed, previous)
-            && s < slower
-            && !failed
-        {
-            let what = describe_changes(&changed);
-            findings.push(Finding::from_rule(
-                rule::KB001,
-                format!(
-                    "{}: {} s after {} s = {}x (< {}x); changed: {what}",
-                    r.name,
-                    fixed(r.wall_s, 1),
-                    fixed(p.wall_s, 1),
-                    fixed(s, 2),
-                    shortest(slower)
-                ),
-            ));
-        }
-        if changed.len() > 1 {
-            findings.push(Finding::from_rule(
-                rule::KB004,
-                format!(
-                    "{} at {}: {} settings changed: {}",
-                    r.name,
-                    r.time,
-                    changed.len(),
-                    describe_changes(&changed)
-                ),
-            ));
-        }
-        entries.push(HistoryEntry {
-            name: r.name.clone(),
-            time: r.time.clone(),
-            command: r.command.clone(),
-            wall_s: r.wall_s,
-            exit_code: r.exit_code,
-            speedup: speed,
-            changed,
-            verdicts: r.verdicts.clone(),
-            rates: r.rates,
-        });
-    }
-    HistoryReport {
-        schema: HISTORY_SCHEMA,
-        name: name.map(String::from),
-        records: entries,
-        problems,
-        rules: vec![
-            rule::KB001.into(),
-            rule::KB002.into(),
-            rule::KB004.into(),
-            threshold::BENCH_SLOWER_RATIO.into(),
-        ],
-        findings,
-    }
+pub fn default_name(command: &str) -> String {
+    let settings = settings_of(command);
+    let words: Vec<&str> = settings
+        .iter()
+        .filter(|(k, _)| k.starts_with("argv["))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let script = words.iter().find(|w| {
+        [".py", ".sh", ".R", ".jl", ".ipynb"]
+            .iter()
+            .any(|ext| w.ends_with(ext))
+    });
+    let pick = script.or(words.first()).copied().unwrap_or("bench");
+    let base = pick.rsplit(['/', '\\']).next().unwrap_or(pick);
+    base.split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or("bench")
+        .to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rec(name: &str, command: &str, wall_s: f64, exit: i32) -> BenchRecord {
+    /// A record of a successful-or-not bench at a fixed time (the history tests' too).
+    pub(super) fn rec(name: &str, command: &str, wall_s: f64, exit: i32) -> BenchRecord {
         BenchRecord {
             name: name.into(),
             time: "2026-11-30T10:00:00Z".into(),
@@ -459,50 +356,6 @@ mod tests {
     }
 
     #[test]
-    fn history_speedups_against_the_previous_record_of_the_same_name() {
-        let records = vec![
-            rec("img", "python t.py --bs 64", 400.0, 0),
-            rec("gbdt", "python g.py", 100.0, 0),
-            rec("img", "python t.py --bs 128", 200.0, 0),
-            rec("img", "python t.py --bs 128 --compile", 250.0, 0),
-        ];
-        let h = history(&records, vec![], Some("img"), &Thresholds::defaults());
-        let s: Vec<Option<f64>> = h.records.iter().map(|e| e.speedup).collect();
-        assert_eq!(s, vec![None, Some(2.0), Some(0.8)]);
-        assert_eq!(h.records[1].changed[0].setting, "--bs");
-        assert_eq!(h.records[0].changed_text(), None);
-        assert_eq!(
-            h.records[1].changed_text().as_deref(),
-            Some("--bs: 64 -> 128")
-        );
-        let rules: Vec<&str> = h.findings.iter().map(|f| f.rule.as_str()).collect();
-        assert_eq!(rules, vec!["KB001"], "{:?}", h.findings);
-        assert!(
-            h.findings[0]
-                .evidence
-                .contains("--compile: (unset) -> true")
-        );
-    }
-
-    #[test]
-    fn failures_and_multiple_changes_are_flagged() {
-        let records = vec![
-            rec("a", "x --p 1 --q 1", 10.0, 0),
-            rec("a", "x --p 2 --q 2", 9.0, 1),
-        ];
-        let h = history(&records, vec![], None, &Thresholds::defaults());
-        let rules: Vec<&str> = h.findings.iter().map(|f| f.rule.as_str()).collect();
-        assert_eq!(rules, vec!["KB002", "KB004"]);
-        // one change, faster: nothing to say
-        let records = vec![rec("a", "x --p 1", 10.0, 0), rec("a", "x --p 2", 9.0, 0)];
-        assert!(
-            history(&records, vec![], None, &Thresholds::defaults())
-                .findings
-                .is_empty()
-        );
-    }
-
-    #[test]
     fn history_lines_are_read_leniently() {
         let good = serde_json::to_string(&rec("a", "x", 1.0, 0)).unwrap();
         let text = format!("{good}\n\nnot json\n{good}\n");
@@ -512,314 +365,9 @@ mod tests {
         assert_eq!(problems[0].line, 3);
         assert!(problems[0].message.contains("expected a bench record"));
     }
-}
-
-pub const BENCH_SCHEMA: &str = "kgadvise.bench/1";
-
-/// What the adapter measured for one command.
-#[derive(Debug, Clone)]
-pub struct Measured {
-    pub command: String,
-    pub wall_s: f64,
-    pub exit_code: Option<i32>,
-    pub interrupted: bool,
-    /// The rates the command printed or the user passed.
-    pub rates: Option<Rates>,
-    /// The diagnosis of the nvidia-smi samples taken while it ran (and the rates); None when there was
-    /// neither a sample nor a rate.
-    pub diagnosis: Option<crate::diagnose::verdict::DiagnoseReport>,
-}
-
-/// One run of a bench, as reported.
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchRun {
-    pub command: String,
-    pub wall_s: f64,
-    pub exit_code: Option<i32>,
-    pub interrupted: bool,
-    /// Against the first run of this bench (>1 = faster).
-    pub speedup: Option<f64>,
-    pub gpus: Vec<crate::diagnose::verdict::GpuReport>,
-    pub verdicts: Vec<&'static str>,
-    pub wasted_quota_hours: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rates: Option<Rates>,
-    /// Settings that differ from the first run.
-    pub changed: Vec<Change>,
-}
-
-/// `kgadvise bench --run ...`.
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchReport {
-    pub schema: &'static str,
-    pub name: String,
-    /// Whether nvidia-smi sampled the GPUs while the commands ran.
-    pub gpu_sampled: bool,
-    pub runs: Vec<BenchRun>,
-    /// Speed-up of the first run against the previous bench of the same name in the history, if any.
-    pub speedup_vs_previous: Option<f64>,
-    pub changed_vs_previous: Vec<Change>,
-    pub rules: Vec<String>,
-    pub findings: Vec<Finding>,
-}
-
-impl Report for BenchReport {
-    fn findings(&self) -> &[Finding] {
-        &self.findings
-    }
-}
-
-/// Assembles the bench report: speed-ups against the first run and against the previous bench of the same
-/// name, what changed, and the findings (failed runs, no GPU sampling, the verdicts of each run).
-pub fn bench_report(
-    name: &str,
-    measured: &[Measured],
-    gpu_sampled: bool,
-    previous: Option<&BenchRecord>,
-    thresholds: &Thresholds,
-) -> BenchReport {
-    let mut findings = Vec::new();
-    let mut rules = vec![rule::KB002.to_string(), rule::KB003.to_string()];
-    if !gpu_sampled {
-        findings.push(Finding::from_rule(
-            rule::KB003,
-            "nvidia-smi was not available while the commands ran: wall time only".to_string(),
-        ));
-    }
-    let first = measured.first();
-    let mut runs = Vec::new();
-    for (i, m) in measured.iter().enumerate() {
-        let label = if measured.len() > 1 {
-            format!("run {}: ", i + 1)
-        } else {
-            String::new()
-        };
-        if m.exit_code != Some(0) || m.interrupted {
-            let how = if m.interrupted {
-                "interrupted (Ctrl-C)".to_string()
-            } else {
-                match m.exit_code {
-                    Some(c) => format!("exit status {c}"),
-                    None => "killed by a signal".to_string(),
-                }
-            };
-            findings.push(
-                Finding::from_rule(
-                    rule::KB002,
-                    format!("`{}`: {how} after {} s", m.command, fixed(m.wall_s, 1)),
-                )
-                .with_title(format!("{label}the benched command failed")),
-            );
-        }
-        if let Some(d) = &m.diagnosis {
-            for f in &d.findings {
-                let mut f = f.clone();
-                f.title = format!("{label}{}", f.title);
-                findings.push(f);
-            }
-            for r in &d.rules {
-                if !rules.contains(r) {
-                    rules.push(r.clone());
-                }
-            }
-        }
-        let speed = first
-            .filter(|_| i > 0)
-            .and_then(|f| speedup(f.wall_s, m.wall_s));
-        let changed = first
-            .filter(|_| i > 0)
-            .map(|f| changed_settings(&f.command, &m.command))
-            .unwrap_or_default();
-        runs.push(BenchRun {
-            command: m.command.clone(),
-            wall_s: m.wall_s,
-            exit_code: m.exit_code,
-            interrupted: m.interrupted,
-            speedup: speed,
-            gpus: m
-                .diagnosis
-                .as_ref()
-                .map(|d| d.gpus.clone())
-                .unwrap_or_default(),
-            verdicts: m
-                .diagnosis
-                .as_ref()
-                .map(|d| d.verdicts.clone())
-                .unwrap_or_default(),
-            wasted_quota_hours: m.diagnosis.as_ref().and_then(|d| d.wasted_quota_hours),
-            rates: m.rates,
-            changed,
-        });
-    }
-    let (speedup_vs_previous, changed_vs_previous) = match (previous, first) {
-        (Some(p), Some(f)) => (
-            speedup(p.wall_s, f.wall_s),
-            changed_settings(&p.command, &f.command),
-        ),
-        _ => (None, Vec::new()),
-    };
-    let slower = thresholds.get(threshold::BENCH_SLOWER_RATIO);
-    if let (Some(s), Some(p), Some(f)) = (speedup_vs_previous, previous, first)
-        && s < slower
-        && f.exit_code == Some(0)
-    {
-        let what = describe_changes(&changed_vs_previous);
-        findings.push(Finding::from_rule(
-            rule::KB001,
-            format!(
-                "{name}: {} s after {} s at {} = {}x (< {}x); changed: {what}",
-                fixed(f.wall_s, 1),
-                fixed(p.wall_s, 1),
-                p.time,
-                fixed(s, 2),
-                shortest(slower)
-            ),
-        ));
-        rules.push(rule::KB001.into());
-    }
-    if changed_vs_previous.len() > 1 {
-        findings.push(Finding::from_rule(
-            rule::KB004,
-            format!(
-                "{} settings changed since the previous bench of {name}: {}",
-                changed_vs_previous.len(),
-                describe_changes(&changed_vs_previous)
-            ),
-        ));
-        rules.push(rule::KB004.into());
-    }
-    BenchReport {
-        schema: BENCH_SCHEMA,
-        name: name.to_string(),
-        gpu_sampled,
-        runs,
-        speedup_vs_previous,
-        changed_vs_previous,
-        rules,
-        findings,
-    }
-}
-
-/// The history records of a bench report, to append to `bench.jsonl` (per-GPU summaries without the
-/// timeline, to keep one line per run small).
-pub fn records_of(report: &BenchReport, time: &str) -> Vec<BenchRecord> {
-    report
-        .runs
-        .iter()
-        .map(|r| BenchRecord {
-            name: report.name.clone(),
-            time: time.to_string(),
-            command: r.command.clone(),
-            wall_s: r.wall_s,
-            exit_code: r.exit_code,
-            interrupted: r.interrupted,
-            gpus: r
-                .gpus
-                .iter()
-                .filter_map(|g| serde_json::to_value(g).ok())
-                .map(|mut v| {
-                    if let Some(obj) = v.as_object_mut() {
-                        obj.remove("timeline");
-                        obj.remove("timeline_step_samples");
-                    }
-                    v
-                })
-                .collect(),
-            verdicts: r.verdicts.iter().map(|v| v.to_string()).collect(),
-            rates: r.rates,
-        })
-        .collect()
-}
-
-/// A default run name from a command: the script it runs (`python src/train.py ...` -> `train`), else the
-/// program.
-pub fn default_name(command: &str) -> String {
-    let settings = settings_of(command);
-    let words: Vec<&str> = settings
-        .iter()
-        .filter(|(k, _)| k.starts_with("argv["))
-        .map(|(_, v)| v.as_str())
-        .collect();
-    let script = words.iter().find(|w| {
-        [".py", ".sh", ".R", ".jl", ".ipynb"]
-            .iter()
-            .any(|ext| w.ends_with(ext))
-    });
-    let pick = script.or(words.first()).copied().unwrap_or("bench");
-    let base = pick.rsplit(['/', '\\']).next().unwrap_or(pick);
-    base.split('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or("bench")
-        .to_string()
-}
-
-#[cfg(test)]
-mod report_tests {
-    use super::*;
-
-    fn m(command: &str, wall_s: f64, exit: i32) -> Measured {
-        Measured {
-            command: command.into(),
-            wall_s,
-            exit_code: Some(exit),
-            interrupted: false,
-            rates: None,
-            diagnosis: None,
-        }
-    }
 
     #[test]
-    fn speedups_against_the_first_run_and_the_previous_bench() {
-        let t = Thresholds::defaults();
-        let runs = [
-            m("python t.py --bs 64", 100.0, 0),
-            m("python t.py --bs 128", 50.0, 0),
-        ];
-        let prev = BenchRecord {
-            name: "t".into(),
-            time: "2026-11-29T10:00:00Z".into(),
-            command: "python t.py --bs 32".into(),
-            wall_s: 80.0,
-            exit_code: Some(0),
-            interrupted: false,
-            gpus: vec![],
-            verdicts: vec![],
-            rates: None,
-        };
-        let r = bench_report("t", &runs, true, Some(&prev), &t);
-        assert_eq!(r.runs[0].speedup, None);
-        assert_eq!(r.runs[1].speedup, Some(2.0));
-        assert_eq!(r.runs[1].changed[0].to_string(), "--bs: 64 -> 128");
-        assert_eq!(r.speedup_vs_previous, Some(0.8));
-        let rules: Vec<&str> = r.findings.iter().map(|f| f.rule.as_str()).collect();
-        assert_eq!(rules, vec!["KB001"]);
-        assert!(
-            r.findings[0].evidence.contains("--bs: 32 -> 64"),
-            "{}",
-            r.findings[0].evidence
-        );
-    }
-
-    #[test]
-    fn failures_and_missing_sampling_are_findings() {
-        let t = Thresholds::defaults();
-        let mut failed = m("false", 0.1, 1);
-        let r = bench_report("x", std::slice::from_ref(&failed), false, None, &t);
-        let rules: Vec<&str> = r.findings.iter().map(|f| f.rule.as_str()).collect();
-        assert_eq!(rules, vec!["KB003", "KB002"]);
-        failed.exit_code = Some(0);
-        let r = bench_report("x", &[failed], true, None, &t);
-        assert!(r.findings.is_empty());
-    }
-
-    #[test]
-    fn records_and_names() {
-        let t = Thresholds::defaults();
-        let r = bench_report("t", &[m("python t.py", 1.0, 0)], true, None, &t);
-        let recs = records_of(&r, "2026-11-30T00:00:00Z");
-        assert_eq!(recs.len(), 1);
-        assert_eq!(recs[0].time, "2026-11-30T00:00:00Z");
+    fn default_names() {
         assert_eq!(
             default_name("CUDA_VISIBLE_DEVICES=0 python src/train_image.py --bs 64"),
             "train_image"

@@ -4,21 +4,23 @@
 //! Over the ideas that have both a `screen_gain` and a `full_gain`: sign agreement = share of ideas with
 //! sign(screen) == sign(full) (0 is its own sign); Spearman = Pearson correlation of the average ranks
 //! (ties share their mean rank, as scipy.stats.spearmanr). Judged only with ≥ 3 ideas.
+//!
+//! [`fidelity`] is the entry point: a [`FidelityRequest`] in, a [`FidelityReport`] out; the rules (KS020
+//! to KS023) are one function each over the ideas read (`FidelityRun`).
 
-use crate::rulebook::ids::{ThresholdId, rule, threshold};
-use serde::Serialize;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
 use statrs::statistics::{Data, OrderStatistics, RankTieBreaker, Statistics};
 
-use super::table::{IdeaRow, InputError, read_ideas};
+use super::table::{IdeaRow, read_ideas};
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::Report;
+use crate::rulebook::ids::{rule, threshold};
+use crate::rulebook::report::{Findings, Report};
 use crate::text::number::{fixed, shortest};
 
 pub const FIDELITY_SCHEMA: &str = "kgadvise.fidelity/1";
-pub const T_MIN_IDEAS: ThresholdId = threshold::STATS_FIDELITY_MIN_IDEAS;
-pub const T_SIGN: ThresholdId = threshold::STATS_FIDELITY_SIGN;
-pub const T_SPEARMAN: ThresholdId = threshold::STATS_FIDELITY_SPEARMAN;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct IdeaOut {
@@ -74,118 +76,200 @@ pub fn spearman(a: &[f64], b: &[f64]) -> Option<f64> {
     Some(r.clamp(-1.0, 1.0))
 }
 
-pub fn fidelity_of(
-    rows: &[IdeaRow],
-    skipped: Vec<String>,
-    thresholds: &Thresholds,
-) -> FidelityReport {
-    let n = rows.len();
-    let min = thresholds.get(T_MIN_IDEAS);
-    let out: Vec<IdeaOut> = rows
-        .iter()
-        .map(|r| IdeaOut {
-            idea: r.idea.clone(),
-            screen_gain: r.screen_gain,
-            full_gain: r.full_gain,
-            same_sign: sign(r.screen_gain) == sign(r.full_gain),
-        })
-        .collect();
-    let mut rules = vec![T_MIN_IDEAS.to_string()];
-    let mut findings = Vec::new();
-    let enough = n as f64 >= min && n > 0;
-    let (sign_agreement, rho) = if enough {
-        let s: Vec<f64> = rows.iter().map(|r| r.screen_gain).collect();
-        let f: Vec<f64> = rows.iter().map(|r| r.full_gain).collect();
-        (
-            Some(out.iter().filter(|o| o.same_sign).count() as f64 / n as f64),
-            spearman(&s, &f),
-        )
-    } else {
-        (None, None)
-    };
-    if !enough {
-        findings.push(Finding::from_rule(
+/// `kgadvise fidelity`: do cheap screens rank ideas the way full cross-validation does?
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct FidelityRequest {
+    /// The ideas: CSV text with columns `idea`, `screen_gain`, `full_gain`, one row per idea (rows
+    /// without a full gain yet are skipped and listed).
+    pub backlog: String,
+    /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
+}
+
+/// The ideas with both gains and their statistics: what every fidelity rule reads.
+struct FidelityRun {
+    ideas: Vec<IdeaOut>,
+    /// Whether there are enough ideas to judge (`threshold.stats.fidelity-min-ideas`).
+    enough: bool,
+    min_ideas: f64,
+    sign_agreement: Option<f64>,
+    spearman: Option<f64>,
+}
+
+impl FidelityRun {
+    fn of(rows: &[IdeaRow], thresholds: &Thresholds) -> FidelityRun {
+        let n = rows.len();
+        let min_ideas = thresholds.get(threshold::STATS_FIDELITY_MIN_IDEAS);
+        let ideas: Vec<IdeaOut> = rows
+            .iter()
+            .map(|r| IdeaOut {
+                idea: r.idea.clone(),
+                screen_gain: r.screen_gain,
+                full_gain: r.full_gain,
+                same_sign: sign(r.screen_gain) == sign(r.full_gain),
+            })
+            .collect();
+        let enough = n as f64 >= min_ideas && n > 0;
+        let (sign_agreement, spearman) = if enough {
+            let s: Vec<f64> = rows.iter().map(|r| r.screen_gain).collect();
+            let f: Vec<f64> = rows.iter().map(|r| r.full_gain).collect();
+            (
+                Some(ideas.iter().filter(|o| o.same_sign).count() as f64 / n as f64),
+                spearman(&s, &f),
+            )
+        } else {
+            (None, None)
+        };
+        FidelityRun {
+            ideas,
+            enough,
+            min_ideas,
+            sign_agreement,
+            spearman,
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.ideas.len()
+    }
+}
+
+/// KS022: too few ideas with both gains to judge.
+fn too_few_ideas(run: &FidelityRun, out: &mut Findings) {
+    out.uses(threshold::STATS_FIDELITY_MIN_IDEAS);
+    if !run.enough {
+        out.add(
             rule::KS022,
-            format!("{n} idea(s) with both gains < {}", shortest(min)),
-        ));
-        rules.push(rule::KS022.into());
-    } else {
-        rules.push(T_SIGN.into());
-        rules.push(T_SPEARMAN.into());
-        let (sign_min, rho_min) = (thresholds.get(T_SIGN), thresholds.get(T_SPEARMAN));
-        let agree = sign_agreement.unwrap_or(0.0);
-        let disagree: Vec<&str> = out
+            format!(
+                "{} idea(s) with both gains < {}",
+                run.n(),
+                shortest(run.min_ideas)
+            ),
+        );
+    }
+}
+
+/// KS020: screens often get the sign of the gain wrong.
+fn sign_disagrees(run: &FidelityRun, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(agree) = run.sign_agreement else {
+        return;
+    };
+    out.uses(threshold::STATS_FIDELITY_SIGN);
+    let sign_min = thresholds.get(threshold::STATS_FIDELITY_SIGN);
+    if agree < sign_min {
+        let disagree: Vec<&str> = run
+            .ideas
             .iter()
             .filter(|o| !o.same_sign)
             .map(|o| o.idea.as_str())
             .collect();
-        if agree < sign_min {
-            findings.push(Finding::from_rule(
-                rule::KS020,
-                format!(
-                    "sign agreement {} < {} over {n} ideas (sign differs for: {})",
-                    fixed(agree, 2),
-                    shortest(sign_min),
-                    disagree.join(", ")
-                ),
-            ));
-            rules.push(rule::KS020.into());
-        }
-        match rho {
-            Some(r) if r < rho_min => {
-                findings.push(Finding::from_rule(
-                    rule::KS021,
-                    format!(
-                        "Spearman {} < {} over {n} ideas",
-                        fixed(r, 2),
-                        shortest(rho_min)
-                    ),
-                ));
-                rules.push(rule::KS021.into());
-            }
-            None => {
-                findings.push(
-                    Finding::from_rule(rule::KS021, format!("Spearman undefined over {n} ideas: one side gives every idea the same gain"))
-                        .with_title("Screens cannot rank these ideas"),
-                );
-                rules.push(rule::KS021.into());
-            }
-            _ => {}
-        }
-        if agree >= sign_min && rho.is_some_and(|r| r >= rho_min) {
-            findings.push(Finding::from_rule(
-                rule::KS023,
-                format!(
-                    "sign agreement {} ≥ {}, Spearman {} ≥ {} over {n} ideas",
-                    fixed(agree, 2),
-                    shortest(sign_min),
-                    fixed(rho.unwrap_or(0.0), 2),
-                    shortest(rho_min)
-                ),
-            ));
-            rules.push(rule::KS023.into());
-        }
-    }
-    FidelityReport {
-        schema: FIDELITY_SCHEMA,
-        ideas: n,
-        sign_agreement,
-        spearman: rho,
-        rows: out,
-        skipped,
-        rules,
-        findings,
+        out.add(
+            rule::KS020,
+            format!(
+                "sign agreement {} < {} over {} ideas (sign differs for: {})",
+                fixed(agree, 2),
+                shortest(sign_min),
+                run.n(),
+                disagree.join(", ")
+            ),
+        );
     }
 }
 
-/// `kgadvise fidelity FILE` on the CSV text.
-pub fn fidelity(
-    text: &str,
-    name: &str,
+/// KS021: screens rank ideas differently from full CV (or cannot rank them at all).
+fn ranks_differ(run: &FidelityRun, thresholds: &Thresholds, out: &mut Findings) {
+    if !run.enough {
+        return;
+    }
+    out.uses(threshold::STATS_FIDELITY_SPEARMAN);
+    let rho_min = thresholds.get(threshold::STATS_FIDELITY_SPEARMAN);
+    match run.spearman {
+        Some(r) if r < rho_min => out.add(
+            rule::KS021,
+            format!(
+                "Spearman {} < {} over {} ideas",
+                fixed(r, 2),
+                shortest(rho_min),
+                run.n()
+            ),
+        ),
+        None => out.push(
+            Finding::from_rule(
+                rule::KS021,
+                format!(
+                    "Spearman undefined over {} ideas: one side gives every idea the same gain",
+                    run.n()
+                ),
+            )
+            .with_title("Screens cannot rank these ideas"),
+        ),
+        _ => {}
+    }
+}
+
+/// KS023: screens rank ideas as full CV does.
+fn screens_agree(run: &FidelityRun, thresholds: &Thresholds, out: &mut Findings) {
+    let (sign_min, rho_min) = (
+        thresholds.get(threshold::STATS_FIDELITY_SIGN),
+        thresholds.get(threshold::STATS_FIDELITY_SPEARMAN),
+    );
+    let (Some(agree), Some(rho)) = (run.sign_agreement, run.spearman) else {
+        return;
+    };
+    if agree >= sign_min && rho >= rho_min {
+        out.add(
+            rule::KS023,
+            format!(
+                "sign agreement {} ≥ {}, Spearman {} ≥ {} over {} ideas",
+                fixed(agree, 2),
+                shortest(sign_min),
+                fixed(rho, 2),
+                shortest(rho_min),
+                run.n()
+            ),
+        );
+    }
+}
+
+/// The report over ideas already read (`skipped`: the rows left out, with their line).
+fn report_of(
+    rows: &[IdeaRow],
+    skipped: Vec<String>,
     thresholds: &Thresholds,
-) -> Result<FidelityReport, InputError> {
-    let (rows, skipped) = read_ideas(text, name)?;
-    Ok(fidelity_of(&rows, skipped, thresholds))
+    today: NaiveDate,
+) -> FidelityReport {
+    let run = FidelityRun::of(rows, thresholds);
+    let mut out = Findings::new();
+    too_few_ideas(&run, &mut out);
+    sign_disagrees(&run, thresholds, &mut out);
+    ranks_differ(&run, thresholds, &mut out);
+    screens_agree(&run, thresholds, &mut out);
+    let closed = out.finish(today, thresholds);
+    FidelityReport {
+        schema: FIDELITY_SCHEMA,
+        ideas: run.n(),
+        sign_agreement: run.sign_agreement,
+        spearman: run.spearman,
+        rows: run.ideas,
+        skipped,
+        rules: closed.rules,
+        findings: closed.findings,
+    }
+}
+
+/// `kgadvise fidelity`: sign agreement and rank correlation of screen gains against full-CV gains, with
+/// 3 or more ideas. Errors name the request field and what was expected.
+pub fn fidelity(
+    request: &FidelityRequest,
+    clock: DateTime<Utc>,
+) -> Result<FidelityReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let (rows, skipped) = read_ideas(&request.backlog, "backlog")?;
+    Ok(report_of(&rows, skipped, &thresholds, now.date_naive()))
 }
 
 #[cfg(test)]
@@ -201,6 +285,10 @@ mod tests {
                 full_gain: f,
             })
             .collect()
+    }
+
+    fn day() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 12, 1).unwrap()
     }
 
     fn rules_of(r: &FidelityReport) -> Vec<&str> {
@@ -222,24 +310,62 @@ mod tests {
         // 7 of 10 agree exactly: not below 0.7 → no KS020; ranks perfect
         let mut v: Vec<(f64, f64)> = (1..=7).map(|i| (i as f64, i as f64)).collect();
         v.extend([(-1.0, 8.0), (-2.0, 9.0), (-3.0, 10.0)]);
-        let r = fidelity_of(&rows(&v), vec![], &t);
+        let r = report_of(&rows(&v), vec![], &t, day());
         assert_eq!(r.sign_agreement, Some(0.7));
         assert!(!rules_of(&r).contains(&"KS020"), "{:?}", rules_of(&r));
         // 2 of 3 agree: 0.67 < 0.7
-        let r = fidelity_of(&rows(&[(1.0, 1.0), (2.0, 2.0), (3.0, -3.0)]), vec![], &t);
+        let r = report_of(
+            &rows(&[(1.0, 1.0), (2.0, 2.0), (3.0, -3.0)]),
+            vec![],
+            &t,
+            day(),
+        );
         assert!(rules_of(&r).contains(&"KS020"));
         // reversed ranks: Spearman -1 < 0.5 with every sign agreeing
-        let r = fidelity_of(&rows(&[(1.0, 3.0), (2.0, 2.0), (3.0, 1.0)]), vec![], &t);
+        let r = report_of(
+            &rows(&[(1.0, 3.0), (2.0, 2.0), (3.0, 1.0)]),
+            vec![],
+            &t,
+            day(),
+        );
         assert_eq!(rules_of(&r), vec!["KS021"]);
         // good screens
-        let r = fidelity_of(&rows(&[(1.0, 1.5), (2.0, 2.5), (-3.0, -1.0)]), vec![], &t);
+        let r = report_of(
+            &rows(&[(1.0, 1.5), (2.0, 2.5), (-3.0, -1.0)]),
+            vec![],
+            &t,
+            day(),
+        );
         assert_eq!(rules_of(&r), vec!["KS023"]);
         // too few ideas: no statistics
-        let r = fidelity_of(&rows(&[(1.0, -1.0), (2.0, 2.0)]), vec![], &t);
+        let r = report_of(&rows(&[(1.0, -1.0), (2.0, 2.0)]), vec![], &t, day());
         assert_eq!((r.sign_agreement, r.spearman), (None, None));
         assert_eq!(rules_of(&r), vec!["KS022"]);
         // zero is its own sign
-        let r = fidelity_of(&rows(&[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]), vec![], &t);
+        let r = report_of(
+            &rows(&[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]),
+            vec![],
+            &t,
+            day(),
+        );
         assert!((r.sign_agreement.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_backlog_that_cannot_be_read_names_the_field() {
+        let clock = "2026-12-01T00:00:00Z".parse().unwrap();
+        let request = FidelityRequest {
+            backlog: "name,gain\na,1\n".into(),
+            ..FidelityRequest::default()
+        };
+        let e = fidelity(&request, clock).unwrap_err();
+        assert_eq!((e.field.as_str(), e.line), ("backlog", Some(1)), "{e}");
+        let request = FidelityRequest {
+            backlog: "idea,screen_gain,full_gain\na,1,2\nb,-1,-2\nc,0.5,1\n".into(),
+            ..FidelityRequest::default()
+        };
+        let r = fidelity(&request, clock).unwrap();
+        assert_eq!(rules_of(&r), vec!["KS023"]);
+        assert!(r.rules.windows(2).all(|w| w[0] < w[1]), "{:?}", r.rules);
     }
 }

@@ -8,23 +8,27 @@
 //!
 //! Never prune before `threshold.stats.prune-min-frac` of the schedule. Past it, compare the current
 //! best-so-far with the baseline's best-so-far at the same fraction (linear interpolation between its
-//! points); prune when the current trails by more than the margin (`--margin`, else the baseline's fold
-//! std, else 0 with a note).
+//! points); prune when the current trails by more than the margin (the request's `margin`, else the
+//! baseline's fold std, else 0 with a note).
+//!
+//! [`prune`] is the entry point: a [`PruneRequest`] in, a [`PruneReport`] out; the rules (KS010 to KS013)
+//! are one function each over where the screen stands (`PruneRun`).
 
-use crate::rulebook::ids::{ThresholdId, rule, threshold};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::compare::sd;
-use super::table::InputError;
+use super::table::read_scores;
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::Report;
+use crate::rulebook::ids::{rule, threshold};
+use crate::rulebook::report::{Findings, Report};
 use crate::text::number::{fixed, shortest};
 
 pub const PRUNE_SCHEMA: &str = "kgadvise.prune/1";
-pub const T_MIN_FRAC: ThresholdId = threshold::STATS_PRUNE_MIN_FRAC;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Point {
     pub epoch: f64,
     pub score: f64,
@@ -32,7 +36,7 @@ pub struct Point {
     pub seconds: Option<f64>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Curve {
     #[serde(default)]
     pub fold: Option<serde_json::Value>,
@@ -93,17 +97,21 @@ impl Curve {
     }
 }
 
-fn check_curve(c: &Curve, name: &str) -> Result<(), InputError> {
+fn check_curve(c: &Curve, field: &str, which: &str) -> Result<(), RequestError> {
     if !(c.epochs.is_finite() && c.epochs > 0.0) {
-        return Err(InputError::new(format!(
-            "{name}: `epochs` is {}; expected the scheduled number of epochs (> 0)",
-            shortest(c.epochs)
-        )));
+        return Err(RequestError::new(
+            field,
+            format!(
+                "{which}`epochs` is {}; expected the scheduled number of epochs (> 0)",
+                shortest(c.epochs)
+            ),
+        ));
     }
     if c.points.is_empty() {
-        return Err(InputError::new(format!(
-            "{name}: `points` is empty; expected [{{epoch, score, seconds}}, ...]"
-        )));
+        return Err(RequestError::new(
+            field,
+            format!("{which}`points` is empty; expected [{{epoch, score, seconds}}, ...]"),
+        ));
     }
     if let Some((i, p)) = c
         .points
@@ -111,43 +119,85 @@ fn check_curve(c: &Curve, name: &str) -> Result<(), InputError> {
         .enumerate()
         .find(|(_, p)| !p.score.is_finite() || !p.epoch.is_finite())
     {
-        return Err(InputError::new(format!(
-            "{name}: points[{i}] has epoch {} score {}: expected numbers",
-            shortest(p.epoch),
-            shortest(p.score)
-        )));
+        return Err(RequestError::new(
+            field,
+            format!(
+                "{which}points[{i}] has epoch {} score {}: expected numbers",
+                shortest(p.epoch),
+                shortest(p.score)
+            ),
+        ));
     }
     Ok(())
 }
 
-/// Parses a curve JSON (one object, or a list of objects for the baseline's folds).
-pub fn read_curves(text: &str, name: &str) -> Result<Vec<Curve>, InputError> {
+/// Parses a curve JSON, the text of the request field `field` (one object, or a list of objects for the
+/// baseline's folds).
+pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        InputError::new(format!("{name}: line {} column {}: not JSON ({}); expected a kgkit curve {{fold, epochs, greater_is_better, points}}", e.line(), e.column(), crate::kernel::metadata::serde_reason(&e)))
+        RequestError::at_line(
+            field,
+            e.line(),
+            format!(
+                "column {}: not JSON ({}); expected a kgkit curve {{fold, epochs, greater_is_better, points}}",
+                e.column(),
+                crate::kernel::metadata::serde_reason(&e)
+            ),
+        )
     })?;
     let items = match value {
         serde_json::Value::Array(items) => items,
         other => vec![other],
     };
     if items.is_empty() {
-        return Err(InputError::new(format!(
-            "{name}: an empty list; expected a curve or a list of curves"
-        )));
+        return Err(RequestError::new(
+            field,
+            "an empty list; expected a curve or a list of curves",
+        ));
     }
     let mut curves = Vec::new();
     for (i, item) in items.into_iter().enumerate() {
-        let label = if curves.is_empty() && i == 0 {
-            name.to_string()
+        let which = if i == 0 {
+            String::new()
         } else {
-            format!("{name} [curve {i}]")
+            format!("curve {i}: ")
         };
         let c: Curve = serde_json::from_value(item).map_err(|e| {
-            InputError::new(format!("{label}: {e}; expected a kgkit curve {{fold, epochs, greater_is_better, points: [{{epoch, score, seconds}}]}}"))
+            RequestError::new(
+                field,
+                format!(
+                    "{which}{e}; expected a kgkit curve {{fold, epochs, greater_is_better, points: [{{epoch, score, seconds}}]}}"
+                ),
+            )
         })?;
-        check_curve(&c, &label)?;
+        check_curve(&c, field, &which)?;
         curves.push(c);
     }
     Ok(curves)
+}
+
+/// `kgadvise prune`: should a running screen stop? Its learning curve against the accepted baseline's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct PruneRequest {
+    /// The accepted baseline's curve: kgkit's `curve_fold<k>.json` text (`{fold, epochs,
+    /// greater_is_better, points: [{epoch, score, seconds}]}`), or a JSON list of its folds' curves.
+    pub baseline: String,
+    /// The running screen's curve, one curve of the same form.
+    pub current: String,
+    /// Prune when the screen trails the baseline by more than this, in the metric's units (default: the
+    /// baseline's fold std).
+    pub margin: Option<f64>,
+    /// Never prune before this fraction of the schedule, 0 to 1 (default: the rules'
+    /// `threshold.stats.prune-min-frac`).
+    pub min_frac: Option<f64>,
+    /// The baseline's per-fold scores (CSV text with a `score` column, or one number a line): their std
+    /// is the margin when the baseline is one curve.
+    pub folds: Option<String>,
+    /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -177,7 +227,7 @@ pub struct PruneReport {
     /// How far the current best trails the baseline (positive = worse).
     pub trail: f64,
     pub margin: f64,
-    /// `--margin`, `baseline fold std` or `none`.
+    /// `given` (the request's margin), `baseline fold std` or `none`.
     pub margin_source: &'static str,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
@@ -194,131 +244,262 @@ fn f(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Decides on a running screen. `baseline_fold_scores` (`--folds`) give the fold std when the baseline is
-/// one curve; `margin` overrides both; `min_frac` overrides the threshold.
-pub fn prune(
-    baseline: &[Curve],
-    current: &Curve,
+fn pct(x: f64) -> String {
+    format!("{} %", fixed(x * 100.0, 0))
+}
+
+/// The validated request: the curves, the margin and the minimum fraction.
+struct Inputs {
+    baseline: Vec<Curve>,
+    current: Curve,
     margin: Option<f64>,
-    min_frac: Option<f64>,
-    baseline_fold_scores: Option<&[f64]>,
-    thresholds: &Thresholds,
-) -> Result<PruneReport, InputError> {
-    let Some(first) = baseline.first() else {
-        return Err(InputError::new("no baseline curve"));
-    };
-    if let Some(c) = baseline
-        .iter()
-        .find(|c| c.greater_is_better != current.greater_is_better)
-    {
-        return Err(InputError::new(format!(
-            "the baseline says greater_is_better = {} but the current curve says {}: they must score the same metric",
-            c.greater_is_better, current.greater_is_better
-        )));
+    min_frac: f64,
+    baseline_fold_scores: Option<Vec<f64>>,
+}
+
+impl Inputs {
+    fn of(request: &PruneRequest, thresholds: &Thresholds) -> Result<Inputs, RequestError> {
+        if let Some(m) = request.margin
+            && !(m.is_finite() && m >= 0.0)
+        {
+            return Err(RequestError::value(
+                "margin",
+                shortest(m),
+                "expected a number ≥ 0 in the metric's units",
+            ));
+        }
+        if let Some(f) = request.min_frac
+            && !(0.0..=1.0).contains(&f)
+        {
+            return Err(RequestError::value(
+                "minFrac",
+                shortest(f),
+                "expected a fraction between 0 and 1",
+            ));
+        }
+        let baseline = read_curves(&request.baseline, "baseline")?;
+        let mut current = read_curves(&request.current, "current")?;
+        if current.len() != 1 {
+            return Err(RequestError::new(
+                "current",
+                format!(
+                    "holds {} curves; expected the one running curve",
+                    current.len()
+                ),
+            ));
+        }
+        let current = current.remove(0);
+        if let Some(c) = baseline
+            .iter()
+            .find(|c| c.greater_is_better != current.greater_is_better)
+        {
+            return Err(RequestError::new(
+                "",
+                format!(
+                    "the baseline says greater_is_better = {} but the current curve says {}: expected curves \
+                     of the same metric",
+                    c.greater_is_better, current.greater_is_better
+                ),
+            ));
+        }
+        let baseline_fold_scores = match &request.folds {
+            Some(text) => Some(read_scores(text, "folds")?),
+            None => None,
+        };
+        Ok(Inputs {
+            baseline,
+            current,
+            margin: request.margin,
+            min_frac: request
+                .min_frac
+                .unwrap_or_else(|| thresholds.get(threshold::STATS_PRUNE_MIN_FRAC)),
+            baseline_fold_scores,
+        })
     }
-    let gib = first.greater_is_better;
-    let min_frac = min_frac.unwrap_or_else(|| thresholds.get(T_MIN_FRAC));
-    let now = current.best_so_far();
-    let Some(&(fraction, current_best)) = now.last() else {
-        return Err(InputError::new("the current curve has no points"));
-    };
-    let epoch = current
-        .points
-        .iter()
-        .map(|p| p.epoch)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let refs: Vec<f64> = baseline
-        .iter()
-        .filter_map(|c| c.best_at(fraction))
-        .collect();
-    let baseline_best = refs.iter().sum::<f64>() / refs.len().max(1) as f64;
-    let finals: Vec<f64> = baseline
-        .iter()
-        .filter_map(|c| c.best_so_far().last().map(|p| p.1))
-        .collect();
-    let fold_std = if finals.len() >= 2 {
-        sd(&finals)
-    } else {
-        baseline_fold_scores.and_then(sd)
-    };
-    let (margin, margin_source) = match (margin, fold_std) {
-        (Some(m), _) => (m, "--margin"),
-        (None, Some(s)) => (s, "baseline fold std"),
-        (None, None) => (0.0, "none"),
-    };
-    let trail = if gib {
-        baseline_best - current_best
-    } else {
-        current_best - baseline_best
-    };
-    let mut rules = vec![T_MIN_FRAC.to_string()];
-    let mut findings = Vec::new();
-    let pct = |x: f64| format!("{} %", fixed(x * 100.0, 0));
-    let numbers = format!(
-        "best-so-far {} vs the baseline's {} at {} of the schedule (epoch {} of {}), trailing by {}, margin {} ({margin_source})",
-        f(current_best),
-        f(baseline_best),
-        pct(fraction),
-        f(epoch),
-        f(current.epochs),
-        f(trail),
-        f(margin)
-    );
-    let (decision, reason) = if fraction < min_frac {
-        findings.push(Finding::from_rule(
+}
+
+/// Where the screen stands against the baseline: what every prune rule reads.
+struct PruneRun {
+    greater_is_better: bool,
+    min_frac: f64,
+    fraction: f64,
+    epoch: f64,
+    epochs: f64,
+    current_best: f64,
+    baseline_best: f64,
+    baseline_folds: usize,
+    trail: f64,
+    margin: f64,
+    margin_source: &'static str,
+    decision: PruneDecision,
+}
+
+impl PruneRun {
+    fn of(inputs: &Inputs) -> Result<PruneRun, RequestError> {
+        let (baseline, current) = (&inputs.baseline, &inputs.current);
+        let Some(first) = baseline.first() else {
+            return Err(RequestError::new("baseline", "expected a baseline curve"));
+        };
+        let gib = first.greater_is_better;
+        let Some(&(fraction, current_best)) = current.best_so_far().last() else {
+            return Err(RequestError::new(
+                "current",
+                "the curve has no points; expected [{epoch, score, seconds}, ...]",
+            ));
+        };
+        let epoch = current
+            .points
+            .iter()
+            .map(|p| p.epoch)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let refs: Vec<f64> = baseline
+            .iter()
+            .filter_map(|c| c.best_at(fraction))
+            .collect();
+        let baseline_best = refs.iter().sum::<f64>() / refs.len().max(1) as f64;
+        let finals: Vec<f64> = baseline
+            .iter()
+            .filter_map(|c| c.best_so_far().last().map(|p| p.1))
+            .collect();
+        let fold_std = if finals.len() >= 2 {
+            sd(&finals)
+        } else {
+            inputs.baseline_fold_scores.as_deref().and_then(sd)
+        };
+        let (margin, margin_source) = match (inputs.margin, fold_std) {
+            (Some(m), _) => (m, "given"),
+            (None, Some(s)) => (s, "baseline fold std"),
+            (None, None) => (0.0, "none"),
+        };
+        let trail = if gib {
+            baseline_best - current_best
+        } else {
+            current_best - baseline_best
+        };
+        // (the tolerance keeps "trails by exactly the margin" from pruning through rounding)
+        let decision = if fraction < inputs.min_frac {
+            PruneDecision::TooEarly
+        } else if trail > margin + 1e-9 * baseline_best.abs().max(1.0) {
+            PruneDecision::Prune
+        } else {
+            PruneDecision::Continue
+        };
+        Ok(PruneRun {
+            greater_is_better: gib,
+            min_frac: inputs.min_frac,
+            fraction,
+            epoch,
+            epochs: current.epochs,
+            current_best,
+            baseline_best,
+            baseline_folds: baseline.len(),
+            trail,
+            margin,
+            margin_source,
+            decision,
+        })
+    }
+
+    /// The numbers behind a prune or continue decision.
+    fn numbers(&self) -> String {
+        format!(
+            "best-so-far {} vs the baseline's {} at {} of the schedule (epoch {} of {}), trailing by {}, margin {} ({})",
+            f(self.current_best),
+            f(self.baseline_best),
+            pct(self.fraction),
+            f(self.epoch),
+            f(self.epochs),
+            f(self.trail),
+            f(self.margin),
+            self.margin_source
+        )
+    }
+
+    /// The decision's sentence: its verdict word, then why.
+    fn reason(&self) -> String {
+        match self.decision {
+            PruneDecision::TooEarly => format!(
+                "continue: only {} of the schedule has run; never prune before {}",
+                pct(self.fraction),
+                pct(self.min_frac)
+            ),
+            PruneDecision::Prune => format!("prune: {}", self.numbers()),
+            PruneDecision::Continue => format!("continue: {}", self.numbers()),
+        }
+    }
+}
+
+/// KS012: the screen has not run long enough to be judged.
+fn too_early(run: &PruneRun, out: &mut Findings) {
+    out.uses(threshold::STATS_PRUNE_MIN_FRAC);
+    if run.decision == PruneDecision::TooEarly {
+        out.add(
             rule::KS012,
             format!(
                 "{} of the schedule (epoch {} of {}) < minimum {}",
-                pct(fraction),
-                f(epoch),
-                f(current.epochs),
-                pct(min_frac)
+                pct(run.fraction),
+                f(run.epoch),
+                f(run.epochs),
+                pct(run.min_frac)
             ),
-        ));
-        rules.push(rule::KS012.into());
-        (
-            PruneDecision::TooEarly,
-            format!(
-                "continue: only {} of the schedule has run; never prune before {}",
-                pct(fraction),
-                pct(min_frac)
-            ),
-        )
-    } else if trail > margin + 1e-9 * baseline_best.abs().max(1.0) {
-        // (the tolerance keeps "trails by exactly the margin" from pruning through rounding)
-        findings.push(Finding::from_rule(rule::KS010, numbers.clone()));
-        rules.push(rule::KS010.into());
-        (PruneDecision::Prune, format!("prune: {numbers}"))
-    } else {
-        findings.push(Finding::from_rule(rule::KS011, numbers.clone()));
-        rules.push(rule::KS011.into());
-        (PruneDecision::Continue, format!("continue: {numbers}"))
-    };
-    if margin_source == "none" && decision != PruneDecision::TooEarly {
-        findings.push(Finding::from_rule(
-            rule::KS013,
-            "no --margin, one baseline curve and no --folds: margin 0",
-        ));
-        rules.push(rule::KS013.into());
+        );
     }
+}
+
+/// KS010: the screen trails the baseline by more than the margin.
+fn trails_the_baseline(run: &PruneRun, out: &mut Findings) {
+    if run.decision == PruneDecision::Prune {
+        out.add(rule::KS010, run.numbers());
+    }
+}
+
+/// KS011: the screen keeps up with the baseline.
+fn keeps_up(run: &PruneRun, out: &mut Findings) {
+    if run.decision == PruneDecision::Continue {
+        out.add(rule::KS011, run.numbers());
+    }
+}
+
+/// KS013: no margin could be found, so any shortfall prunes.
+fn no_margin(run: &PruneRun, out: &mut Findings) {
+    if run.margin_source == "none" && run.decision != PruneDecision::TooEarly {
+        out.add(
+            rule::KS013,
+            "no margin given, one baseline curve and no baseline fold scores: margin 0",
+        );
+    }
+}
+
+/// `kgadvise prune`: prune, continue or too early to say, for a running screen against its baseline.
+/// Errors name the request field and what was expected.
+pub fn prune(request: &PruneRequest, clock: DateTime<Utc>) -> Result<PruneReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let run = PruneRun::of(&Inputs::of(request, &thresholds)?)?;
+    let mut out = Findings::new();
+    too_early(&run, &mut out);
+    trails_the_baseline(&run, &mut out);
+    keeps_up(&run, &mut out);
+    no_margin(&run, &mut out);
+    let closed = out.finish(now.date_naive(), &thresholds);
     Ok(PruneReport {
         schema: PRUNE_SCHEMA,
-        prune: decision == PruneDecision::Prune,
-        decision,
-        reason,
-        greater_is_better: gib,
-        fraction,
-        min_frac,
-        epoch,
-        epochs: current.epochs,
-        current_best,
-        baseline_best,
-        baseline_folds: baseline.len(),
-        trail,
-        margin,
-        margin_source,
-        rules,
-        findings,
+        prune: run.decision == PruneDecision::Prune,
+        decision: run.decision,
+        reason: run.reason(),
+        greater_is_better: run.greater_is_better,
+        fraction: run.fraction,
+        min_frac: run.min_frac,
+        epoch: run.epoch,
+        epochs: run.epochs,
+        current_best: run.current_best,
+        baseline_best: run.baseline_best,
+        baseline_folds: run.baseline_folds,
+        trail: run.trail,
+        margin: run.margin,
+        margin_source: run.margin_source,
+        rules: closed.rules,
+        findings: closed.findings,
     })
 }
 
@@ -340,6 +521,26 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    /// The request of a baseline (its curves), a current curve, a margin, a minimum fraction and the
+    /// baseline's fold scores, answered.
+    fn run(
+        baseline: &[Curve],
+        current: &Curve,
+        margin: Option<f64>,
+        min_frac: Option<f64>,
+        scores: Option<&[f64]>,
+    ) -> Result<PruneReport, RequestError> {
+        let request = PruneRequest {
+            baseline: serde_json::to_string(baseline).unwrap(),
+            current: serde_json::to_string(current).unwrap(),
+            margin,
+            min_frac,
+            folds: scores.map(|s| s.iter().map(f64::to_string).collect::<Vec<_>>().join("\n")),
+            ..PruneRequest::default()
+        };
+        prune(&request, "2026-12-01T00:00:00Z".parse().unwrap())
     }
 
     fn baseline() -> Curve {
@@ -380,27 +581,24 @@ mod tests {
 
     #[test]
     fn decision_table() {
-        let t = Thresholds::defaults();
         let b = [baseline()];
         // at 20 %: too early whatever the score
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, true, &[(1.0, 0.1), (2.0, 0.1)]),
             Some(0.01),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert_eq!((r.decision, r.prune), (PruneDecision::TooEarly, false));
         // at exactly 30 %: baseline 0.75; 0.73 trails by 0.02 > 0.01 → prune
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, true, &[(1.0, 0.6), (2.0, 0.7), (3.0, 0.73)]),
             Some(0.01),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert_eq!(
@@ -417,35 +615,32 @@ mod tests {
             r.reason
         );
         // within the margin → continue
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, true, &[(3.0, 0.745)]),
             Some(0.01),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert_eq!(r.decision, PruneDecision::Continue);
         // trailing exactly by the margin is not more than it
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, true, &[(3.0, 0.74)]),
             Some(0.01),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert_eq!(r.decision, PruneDecision::Continue, "{}", r.trail);
         // --min-frac overrides
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, true, &[(3.0, 0.5)]),
             Some(0.01),
             Some(0.5),
             None,
-            &t,
         )
         .unwrap();
         assert_eq!(r.decision, PruneDecision::TooEarly);
@@ -453,10 +648,9 @@ mod tests {
 
     #[test]
     fn margin_defaults_to_the_baseline_fold_std() {
-        let t = Thresholds::defaults();
         let b = [baseline()];
         let cur = curve(10.0, true, &[(3.0, 0.73)]);
-        let r = prune(&b, &cur, None, None, Some(&[0.80, 0.84, 0.82]), &t).unwrap();
+        let r = run(&b, &cur, None, None, Some(&[0.80, 0.84, 0.82])).unwrap();
         assert_eq!(r.margin_source, "baseline fold std");
         assert!((r.margin - 0.02).abs() < 1e-12);
         assert_eq!(r.decision, PruneDecision::Continue);
@@ -465,11 +659,11 @@ mod tests {
             baseline(),
             curve(10.0, true, &[(1.0, 0.60), (3.0, 0.75), (10.0, 0.86)]),
         ];
-        let r = prune(&b2, &cur, None, None, None, &t).unwrap();
+        let r = run(&b2, &cur, None, None, None).unwrap();
         assert_eq!(r.margin_source, "baseline fold std");
         assert!((r.baseline_best - 0.75).abs() < 1e-12);
         // none: margin 0 with a note
-        let r = prune(&b, &cur, None, None, None, &t).unwrap();
+        let r = run(&b, &cur, None, None, None).unwrap();
         assert_eq!(r.margin_source, "none");
         assert!(r.findings.iter().any(|f| f.rule == "KS013"));
         assert!(r.prune);
@@ -477,37 +671,34 @@ mod tests {
 
     #[test]
     fn lower_is_better_curves() {
-        let t = Thresholds::defaults();
         let b = [curve(10.0, false, &[(1.0, 1.0), (5.0, 0.6), (10.0, 0.5)])];
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, false, &[(5.0, 0.7)]),
             Some(0.05),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert!(r.prune && (r.trail - 0.1).abs() < 1e-12, "{}", r.reason);
-        let r = prune(
+        let r = run(
             &b,
             &curve(10.0, false, &[(5.0, 0.62)]),
             Some(0.05),
             None,
             None,
-            &t,
         )
         .unwrap();
         assert!(!r.prune);
-        let e = prune(&b, &curve(10.0, true, &[(5.0, 0.62)]), None, None, None, &t).unwrap_err();
+        let e = run(&b, &curve(10.0, true, &[(5.0, 0.62)]), None, None, None).unwrap_err();
         assert!(e.message.contains("greater_is_better"), "{e}");
     }
 
     #[test]
     fn bad_curves_name_the_input() {
-        let e = read_curves("{\"epochs\": 10}", "c.json").unwrap_err();
+        let e = read_curves("{\"epochs\": 10}", "current").unwrap_err();
         assert!(
-            e.message.contains("c.json") && e.message.contains("missing field"),
+            e.field == "current" && e.message.contains("missing field"),
             "{e}"
         );
         let e = read_curves(
@@ -523,7 +714,7 @@ mod tests {
         .unwrap_err();
         assert!(e.message.contains("`points` is empty"), "{e}");
         let e = read_curves("not json", "c.json").unwrap_err();
-        assert!(e.message.contains("line 1"), "{e}");
+        assert_eq!(e.line, Some(1), "{e}");
         assert_eq!(read_curves("[{\"fold\":0,\"epochs\":5,\"greater_is_better\":true,\"points\":[{\"epoch\":1,\"score\":0.5,\"seconds\":3}]}]", "b").unwrap().len(), 1);
     }
 }

@@ -1,34 +1,16 @@
-//! Reading the CSV inputs of the statistics commands from text (the CLI reads the files).
+//! Reading the CSV inputs of the statistics advisors from text (the surfaces read the files).
 //!
 //! Prediction files: a header with `y_true` and `y_pred`, optional `id`, `fold`, `group`; column names are
 //! matched without regard to case or surrounding spaces. Every value of `y_true`/`y_pred` must be a finite
 //! number: a cell that is not is reported with its line and column, because dropping one row of one model
 //! would silently unpair the comparison.
+//!
+//! Each reader takes the request field its text came from (`idea`, `folds`, `backlog`), and its errors
+//! name that field and, where the problem is on one line, the line (1-based, the header is line 1).
 
 use std::collections::HashMap;
 
-/// A problem with a text input, naming the input, the line (1-based, the header is line 1) and what was
-/// expected. Cannot-read-at-all errors end the command (CLI exit 2).
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputError {
-    pub message: String,
-}
-
-impl InputError {
-    pub fn new(message: impl Into<String>) -> InputError {
-        InputError {
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for InputError {}
+use crate::request::RequestError;
 
 /// One model's out-of-fold predictions.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -63,11 +45,15 @@ fn reader(text: &str) -> csv::Reader<&[u8]> {
 /// The header's columns, lower-cased, with the index of each.
 fn header_index(
     rdr: &mut csv::Reader<&[u8]>,
-    name: &str,
-) -> Result<HashMap<String, usize>, InputError> {
-    let headers = rdr
-        .byte_headers()
-        .map_err(|e| InputError::new(format!("{name}: line 1: cannot read the CSV header: {e}")))?;
+    field: &str,
+) -> Result<HashMap<String, usize>, RequestError> {
+    let headers = rdr.byte_headers().map_err(|e| {
+        RequestError::at_line(
+            field,
+            1,
+            format!("cannot read the CSV header: {e}; expected a header line of column names"),
+        )
+    })?;
     let mut index = HashMap::new();
     for (i, h) in headers.iter().enumerate() {
         let h = String::from_utf8_lossy(h).trim().to_ascii_lowercase();
@@ -91,6 +77,15 @@ fn found_columns(index: &HashMap<String, usize>) -> String {
     }
 }
 
+/// A CSV that cannot be read on (a quote never closed, bad bytes): the line where it stopped.
+fn unreadable(field: &str, e: &csv::Error) -> RequestError {
+    let message = format!("cannot read the CSV: {e}; expected comma-separated rows");
+    match e.position() {
+        Some(p) => RequestError::at_line(field, p.line() as usize, message),
+        None => RequestError::new(field, message),
+    }
+}
+
 /// A finite number, or None. Accepts what Python/pandas write (`1e-3`, `nan` is rejected as not finite).
 pub fn parse_number(cell: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(cell).ok()?.trim();
@@ -98,16 +93,36 @@ pub fn parse_number(cell: &[u8]) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-/// Reads a prediction CSV (`name` is used in messages, e.g. the file path).
-pub fn read_predictions(text: &str, name: &str) -> Result<Predictions, InputError> {
+/// The cells of `y_true`/`y_pred` that are not numbers: the first few (`shown`) and how many in all.
+fn bad_cells(field: &str, shown: &[String], count: usize) -> RequestError {
+    let more = if count > shown.len() {
+        format!(" (and {} more)", count - shown.len())
+    } else {
+        String::new()
+    };
+    RequestError::new(
+        field,
+        format!(
+            "{}{more}; expected a number in every y_true and y_pred cell",
+            shown.join("; ")
+        ),
+    )
+}
+
+/// Reads a prediction CSV, the text of the request field `field` (`idea`, `control`).
+pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestError> {
     let mut rdr = reader(text);
-    let index = header_index(&mut rdr, name)?;
+    let index = header_index(&mut rdr, field)?;
     let (Some(&yt), Some(&yp)) = (index.get("y_true"), index.get("y_pred")) else {
-        return Err(InputError::new(format!(
-            "{name}: line 1: expected a CSV header with columns `y_true` and `y_pred` (optional `id`, `fold`, \
-             `group`); found: {}",
-            found_columns(&index)
-        )));
+        return Err(RequestError::at_line(
+            field,
+            1,
+            format!(
+                "expected a CSV header with columns `y_true` and `y_pred` (optional `id`, `fold`, `group`); \
+                 found: {}",
+                found_columns(&index)
+            ),
+        ));
     };
     let id_col = index.get("id").copied();
     let fold_col = index.get("fold").copied();
@@ -125,12 +140,7 @@ pub fn read_predictions(text: &str, name: &str) -> Result<Predictions, InputErro
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                return Err(InputError::new(format!(
-                    "{name}: line {line}: cannot read the CSV: {e}"
-                )));
-            }
+            Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
         if record.iter().all(|c| c.is_empty()) {
@@ -180,27 +190,20 @@ pub fn read_predictions(text: &str, name: &str) -> Result<Predictions, InputErro
         p.line.push(line);
     }
     if bad_count > 0 {
-        let more = if bad_count > bad.len() {
-            format!(" (and {} more)", bad_count - bad.len())
-        } else {
-            String::new()
-        };
-        return Err(InputError::new(format!(
-            "{name}: {}{more}; expected a number in every y_true and y_pred cell",
-            bad.join("; ")
-        )));
+        return Err(bad_cells(field, &bad, bad_count));
     }
     if p.is_empty() {
-        return Err(InputError::new(format!(
-            "{name}: no data rows after the header (expected y_true,y_pred rows)"
-        )));
+        return Err(RequestError::new(
+            field,
+            "no data rows after the header (expected y_true,y_pred rows)",
+        ));
     }
     Ok(p)
 }
 
 /// Reads a list of scores: a CSV whose header has a `score` column (other columns such as `fold` are
 /// ignored), or one number per line without a header. Blank lines and `#` comments are skipped.
-pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
+pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
     let lines: Vec<(usize, &str)> = text
         .trim_start_matches('\u{feff}')
         .lines()
@@ -209,9 +212,10 @@ pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let Some(&(_, first)) = lines.first() else {
-        return Err(InputError::new(format!(
-            "{name}: empty; expected fold scores (a `score` column or one number a line)"
-        )));
+        return Err(RequestError::new(
+            field,
+            "empty; expected fold scores (a `score` column or one number a line)",
+        ));
     };
     if parse_number(first.as_bytes()).is_some() {
         let mut out = Vec::new();
@@ -219,21 +223,27 @@ pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
             match parse_number(l.as_bytes()) {
                 Some(v) => out.push(v),
                 None => {
-                    return Err(InputError::new(format!(
-                        "{name}: line {line}: `{l}` is not a number (one fold score a line)"
-                    )));
+                    return Err(RequestError::at_line(
+                        field,
+                        *line,
+                        format!("`{l}` is not a number; expected one fold score a line"),
+                    ));
                 }
             }
         }
         return Ok(out);
     }
     let mut rdr = reader(text);
-    let index = header_index(&mut rdr, name)?;
+    let index = header_index(&mut rdr, field)?;
     let Some(&col) = index.get("score") else {
-        return Err(InputError::new(format!(
-            "{name}: line 1: expected a `score` column (e.g. `fold,score`) or one number a line; found: {}",
-            found_columns(&index)
-        )));
+        return Err(RequestError::at_line(
+            field,
+            1,
+            format!(
+                "expected a `score` column (e.g. `fold,score`) or one number a line; found: {}",
+                found_columns(&index)
+            ),
+        ));
     };
     let mut out = Vec::new();
     let mut record = csv::ByteRecord::new();
@@ -241,7 +251,7 @@ pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(InputError::new(format!("{name}: cannot read the CSV: {e}"))),
+            Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
         if record.iter().all(|c| c.is_empty()) {
@@ -254,9 +264,13 @@ pub fn read_scores(text: &str, name: &str) -> Result<Vec<f64>, InputError> {
                     .get(col)
                     .map(|c| String::from_utf8_lossy(c).to_string())
                     .unwrap_or_default();
-                return Err(InputError::new(format!(
-                    "{name}: line {line}, column `score`: `{cell}` is not a finite number"
-                )));
+                return Err(RequestError::at_line(
+                    field,
+                    line as usize,
+                    format!(
+                        "column `score`: `{cell}` is not a finite number; expected a fold score"
+                    ),
+                ));
             }
         }
     }
@@ -273,18 +287,22 @@ pub struct IdeaRow {
 
 /// Reads a fidelity CSV. Rows whose gains are blank (an idea not run in full yet) or not numbers are kept
 /// out and listed in the second value, with their line.
-pub fn read_ideas(text: &str, name: &str) -> Result<(Vec<IdeaRow>, Vec<String>), InputError> {
+pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>), RequestError> {
     let mut rdr = reader(text);
-    let index = header_index(&mut rdr, name)?;
+    let index = header_index(&mut rdr, field)?;
     let (Some(&ic), Some(&sc), Some(&fc)) = (
         index.get("idea"),
         index.get("screen_gain"),
         index.get("full_gain"),
     ) else {
-        return Err(InputError::new(format!(
-            "{name}: line 1: expected a CSV header with columns `idea`, `screen_gain`, `full_gain`; found: {}",
-            found_columns(&index)
-        )));
+        return Err(RequestError::at_line(
+            field,
+            1,
+            format!(
+                "expected a CSV header with columns `idea`, `screen_gain`, `full_gain`; found: {}",
+                found_columns(&index)
+            ),
+        ));
     };
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
@@ -293,7 +311,7 @@ pub fn read_ideas(text: &str, name: &str) -> Result<(Vec<IdeaRow>, Vec<String>),
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(InputError::new(format!("{name}: cannot read the CSV: {e}"))),
+            Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
         if record.iter().all(|c| c.is_empty()) {
@@ -356,17 +374,16 @@ mod tests {
 
     #[test]
     fn missing_columns_and_bad_cells_name_the_input() {
-        let e = read_predictions("target,pred\n1,2\n", "idea.csv").unwrap_err();
-        assert!(
-            e.message.contains("idea.csv: line 1") && e.message.contains("found: target, pred"),
-            "{e}"
-        );
-        let e = read_predictions("y_true,y_pred\n1,0.5\n0,abc\n1\n", "idea.csv").unwrap_err();
+        let e = read_predictions("target,pred\n1,2\n", "idea").unwrap_err();
+        assert_eq!((e.field.as_str(), e.line), ("idea", Some(1)), "{e}");
+        assert!(e.message.contains("found: target, pred"), "{e}");
+        let e = read_predictions("y_true,y_pred\n1,0.5\n0,abc\n1\n", "idea").unwrap_err();
         assert!(e.message.contains("line 3, column `y_pred`: `abc`"), "{e}");
         assert!(e.message.contains("line 4: no `y_pred` value"), "{e}");
-        let e = read_predictions("y_true,y_pred\n", "idea.csv").unwrap_err();
+        let e = read_predictions("y_true,y_pred\n", "idea").unwrap_err();
         assert!(e.message.contains("no data rows"), "{e}");
-        let e = read_predictions("y_true,y_pred\n1,nan\n", "idea.csv").unwrap_err();
+        let e = read_predictions("y_true,y_pred\n1,nan\n", "control").unwrap_err();
+        assert_eq!(e.field, "control");
         assert!(e.message.contains("not a finite number"), "{e}");
     }
 
@@ -386,12 +403,7 @@ mod tests {
                 .message
                 .contains("`score` column")
         );
-        assert!(
-            read_scores("0.8\nx\n", "f")
-                .unwrap_err()
-                .message
-                .contains("line 2")
-        );
+        assert_eq!(read_scores("0.8\nx\n", "f").unwrap_err().line, Some(2));
         assert!(read_scores("", "f").is_err());
     }
 

@@ -90,12 +90,17 @@ pub fn parse_count(field: &str, text: &str) -> Result<Option<u64>, String> {
     })
 }
 
+/// The label of the page's control for a core request field (`labels`: request field, label); the field's
+/// own name when no control has it.
+pub fn label_of<'a>(field: &'a str, labels: &[(&'a str, &'a str)]) -> &'a str {
+    labels
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map_or(field, |(_, label)| label)
+}
+
 /// A core request error in the page's words: the field said as the label of its control (`labels`:
 /// request key -> label), the request as a whole unnamed; a field without a control goes by its key.
 pub fn request_error(e: &kgadvise_core::request::RequestError, labels: &[(&str, &str)]) -> String {
-    let name = labels
-        .iter()
-        .find(|(field, _)| *field == e.field)
-        .map_or(e.field.as_str(), |(_, label)| label);
-    e.render(name)
+    e.render(label_of(&e.field, labels))
 }

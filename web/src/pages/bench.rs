@@ -1,11 +1,11 @@
 //! Bench history (`kgadvise bench --history`): paste or drop `reports/bench.jsonl` → each bench's speed-up against
 //! the previous bench of the same run name and what changed between their commands.
 
-use kgadvise_core::bench::{self, HistoryReport};
-use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::bench::{self, BenchHistoryRequest, HistoryReport};
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
+use crate::components::inputs::request_error;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
@@ -20,26 +20,23 @@ pub enum BenchAnswer {
     Error(String),
 }
 
+/// The labels of the page's controls, by request field (the URL key `name` is the request's).
+const LABELS: &[(&str, &str)] = &[("history", "bench.jsonl"), ("name", "Run name")];
+
 /// The pasted history (and an optional run name) → the report the CLI prints.
 pub fn bench_answer(history: &str, name: Option<&str>) -> BenchAnswer {
     if history.trim().is_empty() {
         return BenchAnswer::Need;
     }
-    let (records, problems) = bench::parse_history(history);
-    if records.is_empty() {
-        let first = problems
-            .first()
-            .map(|p| format!("line {}: {}", p.line, p.message))
-            .unwrap_or_default();
-        return BenchAnswer::Error(format!("no bench record could be read; {first}"));
+    let request = BenchHistoryRequest {
+        history: history.to_string(),
+        name: name.map(String::from),
+        ..BenchHistoryRequest::default()
+    };
+    match bench::history(&request, crate::browser::now()) {
+        Ok(r) => BenchAnswer::Report(Box::new(r)),
+        Err(e) => BenchAnswer::Error(request_error(&e, LABELS)),
     }
-    let name = name.map(str::trim).filter(|n| !n.is_empty());
-    BenchAnswer::Report(Box::new(bench::history(
-        &records,
-        problems,
-        name,
-        &Thresholds::defaults(),
-    )))
 }
 
 fn speed(s: Option<f64>) -> String {

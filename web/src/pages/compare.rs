@@ -1,16 +1,12 @@
 //! Compare an idea with its control (`kgadvise compare`): paste or drop both out-of-fold prediction CSVs, pick the
 //! metric → the decision (promote / inconclusive / discard), the gain, z, the 95 % interval and the cautions.
 
-use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::stats::compare::{
-    self, CompareOptions, CompareReport, DEFAULT_SEED, T_RESAMPLES,
-};
+use kgadvise_core::stats::compare::{self, CompareReport, CompareRequest};
 use kgadvise_core::stats::metrics::Metric;
-use kgadvise_core::stats::table;
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
-use crate::components::inputs::parse_count;
+use crate::components::inputs::{label_of, parse_count, request_error};
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
@@ -23,6 +19,16 @@ pub enum CompareAnswer {
     Need(&'static str),
     Error(String),
 }
+
+/// The labels of the page's controls, by request field (the URL keys are the request keys). A problem with
+/// both files together names no field.
+const LABELS: &[(&str, &str)] = &[
+    ("idea", "Idea: predictions CSV"),
+    ("control", "Control: predictions CSV"),
+    ("metric", "Metric"),
+    ("resamples", "Bootstrap resamples"),
+    ("seed", "Seed"),
+];
 
 /// Both pasted CSVs and the typed options → the report `kgadvise compare` prints (one thread in the browser;
 /// the answer does not depend on the number of threads).
@@ -39,34 +45,22 @@ pub fn compare_answer(
     if idea.trim().is_empty() || control.trim().is_empty() {
         return CompareAnswer::Need("Paste both prediction CSVs: the idea's and the control's.");
     }
-    let run = || -> Result<CompareReport, String> {
-        let thresholds = Thresholds::defaults();
-        let metric = Metric::parse(metric).map_err(|e| e.to_string())?;
-        let resamples = match parse_count("resamples", resamples.unwrap_or(""))? {
-            Some(n) => n as usize,
-            None => thresholds.get(T_RESAMPLES).max(0.0) as usize,
-        };
-        if resamples < 2 {
-            return Err(format!(
-                "resamples {resamples}: need at least 2 resamples to estimate an se"
-            ));
-        }
-        let seed = parse_count("seed", seed.unwrap_or(""))?.unwrap_or(DEFAULT_SEED);
-        let idea = table::read_predictions(idea, "idea").map_err(|e| e.message)?;
-        let control = table::read_predictions(control, "control").map_err(|e| e.message)?;
-        let paired = compare::pair(&idea, &control, "idea", "control").map_err(|e| e.message)?;
-        let opts = CompareOptions {
-            metric,
-            resamples,
+    let count =
+        |field: &str, text: Option<&str>| parse_count(label_of(field, LABELS), text.unwrap_or(""));
+    let request = match (count("resamples", resamples), count("seed", seed)) {
+        (Ok(resamples), Ok(seed)) => CompareRequest {
+            idea: idea.to_string(),
+            control: control.to_string(),
+            metric: metric.to_string(),
+            resamples: resamples.map(|n| n as usize),
             seed,
-            baseline_fold_scores: None,
-            threads: 1,
-        };
-        compare::compare(&paired, &opts, &thresholds).map_err(|e| e.message)
+            ..CompareRequest::default()
+        },
+        (Err(e), _) | (_, Err(e)) => return CompareAnswer::Error(e),
     };
-    match run() {
+    match compare::compare(&request, crate::browser::now()) {
         Ok(r) => CompareAnswer::Report(Box::new(r)),
-        Err(e) => CompareAnswer::Error(e),
+        Err(e) => CompareAnswer::Error(request_error(&e, LABELS)),
     }
 }
 
