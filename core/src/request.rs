@@ -197,6 +197,7 @@ pub fn advise_json(
         "matrix" => answer(request, clock, crate::hardware::matrix),
         "defaults" => answer(request, clock, crate::hardware::domains::defaults),
         "worth-gpu" => answer(request, clock, crate::hardware::worth::worth_gpu),
+        "inference" => answer(request, clock, crate::hardware::inference::inference),
         "explain" => answer(request, clock, crate::rulebook::registry::explain),
         _ => Err(RequestError::new(
             "",
@@ -209,7 +210,14 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap", "matrix", "defaults", "worth-gpu", "explain"];
+pub const ADVISORS: &[&str] = &[
+    "cap",
+    "matrix",
+    "defaults",
+    "worth-gpu",
+    "inference",
+    "explain",
+];
 
 #[cfg(test)]
 mod tests {

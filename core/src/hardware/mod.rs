@@ -1,6 +1,7 @@
 //! Platforms, capabilities and the hardware matrix (spec §1-2): one cell with its condition, or the table.
 
 pub mod domains;
+pub mod inference;
 pub mod worth;
 
 use chrono::{DateTime, NaiveDate, Utc};
