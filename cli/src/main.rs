@@ -24,6 +24,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise matrix --platform t4x2 --capability bf16
   kgadvise defaults images --platform t4x2
   kgadvise worth-gpu --task gbdt --rows 2000000
+  kgadvise inference --item-seconds 0.9 --test-items 40000 --limit-hours 9
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --fold-hours 1.5 --folds 5
   kgadvise explain KH001
   kgadvise check kernels/train --timeout-seconds 18000
@@ -49,6 +50,8 @@ enum Command {
     Defaults(commands::defaults::Args),
     /// Is the GPU worth the quota for this task and data size?
     WorthGpu(commands::worth_gpu::Args),
+    /// Will an inference kernel finish on the hidden test within the run-time limit, with margin?
+    Inference(commands::inference::Args),
     /// Your GPU and TPU quota from any `kaggle quota` form: plannable hours, reservations, live or not.
     Quota(commands::quota::Args),
     /// GPU-hours until the deadline: resets, final reserve, exploration, screens and promotions.
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::Matrix(args) => commands::matrix::run(args, &cli.global),
         Command::Defaults(args) => commands::defaults::run(args, &cli.global),
         Command::WorthGpu(args) => commands::worth_gpu::run(args, &cli.global),
+        Command::Inference(args) => commands::inference::run(args, &cli.global),
         Command::Quota(args) => commands::quota::run(args, &cli.global),
         Command::Plan(args) => commands::plan::run(args, &cli.global),
         Command::Cap(args) => commands::cap::run(args, &cli.global),

@@ -197,6 +197,7 @@ pub fn advise_json(
         "matrix" => answer(request, clock, crate::hardware::matrix),
         "defaults" => answer(request, clock, crate::hardware::domains::defaults),
         "worth-gpu" => answer(request, clock, crate::hardware::worth::worth_gpu),
+        "inference" => answer(request, clock, crate::hardware::inference::inference),
         "explain" => answer(request, clock, crate::rulebook::registry::explain),
         "check" => answer(request, clock, crate::kernel::check::check),
         "collect" => answer(request, clock, crate::kernel::run_report::collect),
@@ -229,6 +230,7 @@ pub const ADVISORS: &[&str] = &[
     "fidelity",
     "bench",
     "bench-history",
+    "inference",
 ];
 
 #[cfg(test)]

@@ -187,3 +187,108 @@ fn now_is_validated_and_stale_facts_are_reported() {
     let v = json_of(&out);
     assert_eq!(v["findings"][0]["rule"], "KH004");
 }
+
+#[test]
+fn inference_past_the_limit_exits_1_with_the_fixes_and_notes() {
+    let out = kgadvise()
+        .args([
+            "inference",
+            "--item-seconds",
+            "0.9",
+            "--test-items",
+            "40000",
+            "--limit-hours",
+            "9",
+            "--platform",
+            "t4x2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "KH020 is an error");
+    let v = json_of(&out);
+    assert_eq!(v["schema"], "kgadvise.inference/1");
+    assert_eq!(v["budget"], "over-limit");
+    assert_eq!(v["expected_hours"], 10.0);
+    assert_eq!(v["speedup_needed"], 1.39);
+    assert!(
+        v["fixes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_str().unwrap().contains("both T4s")),
+        "{v}"
+    );
+    assert!(
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["id"] == "note.chain-kernel-outputs"),
+        "{v}"
+    );
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["KH020", "KH022"]);
+}
+
+#[test]
+fn inference_within_the_margin_exits_0_and_bad_values_name_the_flag() {
+    let out = kgadvise()
+        .args([
+            "inference",
+            "--batch-seconds",
+            "2",
+            "--batch-size",
+            "64",
+            "--test-items",
+            "40000",
+            "--timed-items",
+            "40000",
+            "--limit-hours",
+            "9",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("keeps the margin"), "{text}");
+    let out = kgadvise()
+        .args([
+            "inference",
+            "--item-seconds",
+            "0.5",
+            "--test-items",
+            "0",
+            "--limit-hours",
+            "9",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--test-items 0: expected at least 1 item"),
+        "{err}"
+    );
+}
+
+#[test]
+fn defaults_refuse_zero_cores_or_processes() {
+    for (flag, expected) in [
+        ("--cores", "--cores 0: expected at least 1 CPU core"),
+        ("--processes", "--processes 0: expected at least 1 process"),
+    ] {
+        let out = kgadvise()
+            .args(["defaults", "images", "--platform", "linux", flag, "0"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{err}");
+    }
+}

@@ -467,6 +467,15 @@ fn every_command_refuses_a_bad_now_and_bad_set() {
         vec!["matrix"],
         vec!["defaults", "images"],
         vec!["worth-gpu", "--task", "gbdt", "--rows", "1000"],
+        vec![
+            "inference",
+            "--item-seconds",
+            "0.5",
+            "--test-items",
+            "1000",
+            "--limit-hours",
+            "9",
+        ],
         vec!["quota", &api],
         vec![
             "plan",

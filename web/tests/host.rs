@@ -123,6 +123,18 @@ fn defaults_parse_their_numbers() {
     assert!(e.contains("CPU cores") && e.contains("`many`"), "{e}");
     let e = defaults_report(Some("vision"), None, None, None).unwrap_err();
     assert!(e.contains("unknown domain `vision`"), "{e}");
+    let e = defaults_report(Some("images"), Some("linux"), Some("0"), None).unwrap_err();
+    assert!(
+        e.contains("CPU cores") && e.contains("expected at least 1 CPU core"),
+        "{e}"
+    );
+    let notes = defaults_report(Some("images"), None, None, None)
+        .unwrap()
+        .notes;
+    assert!(
+        notes.iter().any(|n| n.id == "note.preprocess-off-quota"),
+        "{notes:?}"
+    );
 }
 
 #[test]

@@ -95,6 +95,12 @@ fn human(r: &DefaultsReport) -> String {
             s.push_str(&format!("  - {n}\n"));
         }
     }
+    if !r.notes.is_empty() {
+        s.push_str("\nNotes:\n");
+        for n in &r.notes {
+            s.push_str(&format!("  - {}: {} [{}]\n", n.title, n.text, n.id));
+        }
+    }
     // The reminder to say why on a departure (r.departures) is the KH003 finding's fix.
     s.push('\n');
     s.push_str(&render_findings(&r.findings));

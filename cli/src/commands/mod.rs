@@ -9,6 +9,7 @@ pub mod defaults;
 pub mod diagnose;
 pub mod explain;
 pub mod fidelity;
+pub mod inference;
 pub mod matrix;
 pub mod plan;
 pub mod prune;

@@ -52,6 +52,9 @@ fn human(r: &WorthGpuReport) -> String {
     for a in &r.advice {
         s.push_str(&format!("  - {a}\n"));
     }
+    for n in &r.notes {
+        s.push_str(&format!("  - {}: {} [{}]\n", n.title, n.text, n.id));
+    }
     s.push('\n');
     s.push_str(&render_findings(&r.findings));
     s

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::hardware::{check_platform, unknown_key};
+use crate::hardware::{NoteAnswer, check_platform, notes_of, unknown_key};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
 use crate::rulebook::ids::{EntryId, entry, rule};
@@ -56,6 +56,9 @@ pub struct DefaultsReport {
     pub dropped: Vec<DroppedDefault>,
     pub templates: Vec<Template>,
     pub platform_notes: Vec<String>,
+    /// Advice the seeds give in words for this domain (preprocessing off-quota, paired checks of speed
+    /// changes, chaining outputs, the size of /kaggle/working), each with its ID and source.
+    pub notes: Vec<NoteAnswer>,
     /// CE §6: a departure from a default gets a comment saying why (the fix of KH003).
     pub departures: String,
     pub rules: Vec<String>,
@@ -112,36 +115,62 @@ fn amp_phrase(mode: AmpMode, training: bool) -> Option<&'static str> {
     }
 }
 
+/// A count of the request that must be at least 1 when given (`cores`, `processes`): 0 is refused, not
+/// read as 1.
+fn at_least_one(field: &str, value: Option<u32>, what: &str) -> Result<Option<u32>, RequestError> {
+    match value {
+        Some(0) => Err(RequestError::value(
+            field,
+            "0",
+            format!("expected at least 1 {what}, or none for the platform's default"),
+        )),
+        other => Ok(other),
+    }
+}
+
 /// The validated request and the domain's items resolved for the platform: what the rules read.
-struct DefaultsRun {
-    domain: &'static Domain,
-    platform: Option<&'static Platform>,
+pub(crate) struct DefaultsRun {
+    pub(crate) domain: &'static Domain,
+    pub(crate) platform: Option<&'static Platform>,
     cores: Option<u32>,
     processes: Option<u32>,
-    always: Vec<String>,
-    when_measured: Vec<String>,
-    dropped: Vec<DroppedDefault>,
+    pub(crate) always: Vec<String>,
+    pub(crate) when_measured: Vec<String>,
+    pub(crate) dropped: Vec<DroppedDefault>,
 }
 
 impl DefaultsRun {
     fn of(request: &DefaultsRequest) -> Result<DefaultsRun, RequestError> {
+        let domain = check_domain(&request.domain)?;
+        let platform = request
+            .platform
+            .as_deref()
+            .map(check_platform)
+            .transpose()?;
+        let cores = at_least_one("cores", request.cores, "CPU core")?;
+        let processes = at_least_one("processes", request.processes, "process")?;
+        Ok(DefaultsRun::resolved(domain, platform, cores, processes))
+    }
+
+    /// A domain's items resolved for a platform (none: the items keep their conditions).
+    pub(crate) fn resolved(
+        domain: &'static Domain,
+        platform: Option<&'static Platform>,
+        cores: Option<u32>,
+        processes: Option<u32>,
+    ) -> DefaultsRun {
         let mut run = DefaultsRun {
-            domain: check_domain(&request.domain)?,
-            platform: request
-                .platform
-                .as_deref()
-                .map(check_platform)
-                .transpose()?,
-            cores: request.cores,
-            processes: request.processes,
+            domain,
+            platform,
+            cores,
+            processes,
             always: Vec::new(),
             when_measured: Vec::new(),
             dropped: Vec::new(),
         };
-        let domain = run.domain;
         run.always = run.resolve_list(&domain.always);
         run.when_measured = run.resolve_list(&domain.when_measured);
-        Ok(run)
+        run
     }
 
     /// The items kept (as written for the platform); the ones left out go to `dropped`.
@@ -274,7 +303,7 @@ fn unresolved(item: &DefaultItem, domain: &Domain) -> String {
 }
 
 /// KH001: a PyTorch domain on a platform whose PyTorch cannot run (the Kaggle P100).
-fn pytorch_unusable(run: &DefaultsRun, out: &mut Findings) {
+pub(crate) fn pytorch_unusable(run: &DefaultsRun, out: &mut Findings) {
     let Some(platform) = run.platform else {
         return;
     };
@@ -348,6 +377,7 @@ pub fn defaults(
     for t in &templates {
         out.uses_entry(&t.id);
     }
+    let notes = notes_of(&run.domain.id, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(DefaultsReport {
         schema: DEFAULTS_SCHEMA,
@@ -363,6 +393,7 @@ pub fn defaults(
             .platform
             .map(|p| p.notes.iter().map(|n| n.to_string()).collect())
             .unwrap_or_default(),
+        notes,
         departures: Finding::from_rule(rule::KH003, "").fix,
         rules: closed.rules,
         findings: closed.findings,
@@ -516,6 +547,40 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_advice_in_words_is_shown_as_notes_of_the_domain() {
+        let ids = |r: &DefaultsReport| r.notes.iter().map(|n| n.id.clone()).collect::<Vec<_>>();
+        let images = run("images", Some("t4x2"));
+        assert_eq!(
+            ids(&images),
+            [
+                "note.preprocess-off-quota",
+                "note.paired-check-speed-changes"
+            ]
+        );
+        assert!(images.notes[0].text.contains("2-5x"), "{:?}", images.notes);
+        assert!(
+            images
+                .rules
+                .contains(&"note.preprocess-off-quota".to_string())
+        );
+        let inference = run("inference", None);
+        assert_eq!(
+            ids(&inference),
+            [
+                "note.paired-check-speed-changes",
+                "note.chain-kernel-outputs",
+                "note.working-dir-size"
+            ]
+        );
+        assert!(
+            inference
+                .rules
+                .contains(&"fact.kaggle.working-gb".to_string())
+        );
+        assert!(run("tabular", None).notes.is_empty());
+    }
+
+    #[test]
     fn unknown_or_missing_keys_name_the_field() {
         let field = |r: DefaultsRequest| defaults(&r, clock()).unwrap_err();
         let e = field(request("vision", None));
@@ -528,6 +593,27 @@ mod tests {
         );
         assert_eq!(field(request("", None)).field, "domain");
         assert_eq!(field(request("images", Some("v100"))).field, "platform");
+        let zero_cores = field(DefaultsRequest {
+            cores: Some(0),
+            ..request("images", Some("linux"))
+        });
+        assert_eq!(zero_cores.field, "cores");
+        assert_eq!(zero_cores.value.as_deref(), Some("0"));
+        assert!(
+            zero_cores.message.contains("expected at least 1 CPU core"),
+            "{zero_cores}"
+        );
+        let zero_processes = field(DefaultsRequest {
+            processes: Some(0),
+            ..request("images", Some("t4x2"))
+        });
+        assert_eq!(zero_processes.field, "processes");
+        assert!(
+            zero_processes
+                .message
+                .contains("expected at least 1 process"),
+            "{zero_processes}"
+        );
         let json = crate::request::from_json::<DefaultsRequest>(
             r#"{"domain": "images", "platform": "linux", "cores": 16, "processes": 2}"#,
         )

@@ -1,6 +1,7 @@
 //! Platforms, capabilities and the hardware matrix (spec §1-2): one cell with its condition, or the table.
 
 pub mod domains;
+pub mod inference;
 pub mod worth;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -84,6 +85,37 @@ impl Report for MatrixReport {
             MatrixReport::Cell { findings, .. } | MatrixReport::Table { findings, .. } => findings,
         }
     }
+}
+
+/// A note of the rules shown beside an answer: advice a seed gives in words, with its source.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NoteAnswer {
+    pub id: String,
+    pub title: String,
+    pub text: String,
+    pub source: String,
+    pub as_of: NaiveDate,
+}
+
+/// The notes shown in the answers of an entry (a domain, a worth-gpu task), each recorded as used with
+/// the facts it states (so an outdated one says so).
+pub(crate) fn notes_of(entry: &str, out: &mut Findings) -> Vec<NoteAnswer> {
+    rulebook()
+        .notes_for(entry)
+        .map(|n| {
+            out.uses_entry(&n.id);
+            for fact in n.facts.iter() {
+                out.uses_entry(fact);
+            }
+            NoteAnswer {
+                id: n.id.to_string(),
+                title: n.title.to_string(),
+                text: n.text.to_string(),
+                source: n.source.to_string(),
+                as_of: n.as_of.date(),
+            }
+        })
+        .collect()
 }
 
 /// An identifier the rules do not know, with the valid values for the message (the metric of the

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::hardware::unknown_key;
+use crate::hardware::{NoteAnswer, notes_of, unknown_key};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
 use crate::rulebook::ids::rule;
@@ -59,6 +59,9 @@ pub struct WorthGpuReport {
     pub choice: Choice,
     pub reason: String,
     pub advice: Vec<String>,
+    /// Advice the seeds give in words for this task (preprocessing once, off-quota), each with its ID
+    /// and source.
+    pub notes: Vec<NoteAnswer>,
     pub cpu_below_rows: u64,
     pub gpu_from_rows: u64,
     pub rules: Vec<String>,
@@ -178,6 +181,7 @@ pub fn worth_gpu(
     let run = WorthRun::of(request)?;
     let mut out = Findings::new();
     gpu_or_cpu(&run, &mut out);
+    let notes = notes_of(&run.entry.id, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     let entry = run.entry;
     Ok(WorthGpuReport {
@@ -188,6 +192,7 @@ pub fn worth_gpu(
         choice: run.choice,
         reason: run.reason,
         advice: entry.advice.iter().map(|a| a.to_string()).collect(),
+        notes,
         cpu_below_rows: entry.cpu_below_rows,
         gpu_from_rows: entry.gpu_from_rows,
         rules: closed.rules,
@@ -268,5 +273,15 @@ mod tests {
         assert_eq!(r.rules, ["KH010", "worth-gpu.gbdt"]);
         assert_eq!(r.findings.len(), 1);
         assert_eq!(r.findings[0].title, "GBDT (XGBoost/CatBoost/LightGBM): gpu");
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn deep_learning_is_told_to_preprocess_off_quota() {
+        let r = worth_gpu(&request("deep-learning", 10, None), clock()).unwrap();
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(r.notes[0].id, "note.preprocess-off-quota");
+        assert!(r.notes[0].text.contains("CPU kernel"), "{:?}", r.notes);
+        assert!(r.rules.contains(&"note.preprocess-off-quota".to_string()));
     }
 }

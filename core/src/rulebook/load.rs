@@ -128,6 +128,7 @@ fn entries(parsed: &RulesFile) -> Vec<Entry<'_>> {
     .chain(of(&parsed.allowed, "accepted values", "allowed.", |e| {
         (&e.id, &e.source)
     }))
+    .chain(of(&parsed.note, "note", "note.", |e| (&e.id, &e.source)))
     .collect()
 }
 
@@ -189,6 +190,7 @@ fn assemble(all: RulesFile, index: &Index) -> RuleBook {
         threshold,
         fact,
         allowed,
+        note,
     } = all;
     RuleBook {
         platforms: Cow::Owned(platform),
@@ -202,6 +204,7 @@ fn assemble(all: RulesFile, index: &Index) -> RuleBook {
         thresholds: Cow::Owned(threshold),
         facts: Cow::Owned(fact),
         allowed: Cow::Owned(allowed),
+        notes: Cow::Owned(note),
         index: index
             .iter()
             .map(|(id, (_, kind))| (Cow::Owned(id.clone()), *kind))
@@ -222,6 +225,7 @@ fn append(all: &mut RulesFile, mut file: RulesFile) {
     all.threshold.append(&mut file.threshold);
     all.fact.append(&mut file.fact);
     all.allowed.append(&mut file.allowed);
+    all.note.append(&mut file.note);
 }
 
 /// The checks across entries and files, over the keys every check looks up; each problem is reported
@@ -252,6 +256,8 @@ fn check_references(book: &RuleBook, index: &Index, errors: &mut Vec<RulesError>
     refs.platform_shapes();
     refs.domains();
     refs.rule_docs();
+    refs.notes();
+    refs.worth_gpu();
     refs.one_bare_gpu_default();
 }
 
@@ -383,6 +389,64 @@ impl References<'_> {
             ] {
                 if text.trim().is_empty() {
                     self.err(&r.id, format!("empty `{name}` section"));
+                }
+            }
+        }
+    }
+
+    /// A worth-gpu entry's `kgadvise_thresholds` name its numbers.
+    fn worth_gpu(&mut self) {
+        const NUMBERS: [&str; 3] = ["cpu_below_rows", "gpu_from_rows", "gpu_from_refits"];
+        let book = self.book;
+        for w in book.worth_gpu.iter() {
+            for name in w.kgadvise_thresholds.iter() {
+                if !NUMBERS.contains(&name.as_ref()) {
+                    self.err(
+                        &w.id,
+                        format!(
+                            "kgadvise_thresholds names `{name}`; expected one of {}",
+                            NUMBERS.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A note applies to domains or worth-gpu tasks that exist, and states the value of each fact it
+    /// lists.
+    fn notes(&mut self) {
+        let book = self.book;
+        for n in book.notes.iter() {
+            if n.applies_to.is_empty() {
+                self.err(
+                    &n.id,
+                    "applies to nothing: list the domains or worth-gpu tasks whose answers show it"
+                        .into(),
+                );
+            }
+            for target in n.applies_to.iter() {
+                let kind = self.index.get(target.as_ref()).map(|(_, kind)| *kind);
+                if !matches!(kind, Some("domain" | "worth-gpu entry")) {
+                    self.err(
+                        &n.id,
+                        format!("applies_to `{target}` is not a domain or worth-gpu entry"),
+                    );
+                }
+            }
+            for id in n.facts.iter() {
+                match book.facts.iter().find(|f| f.id == *id) {
+                    None => self.err(&n.id, format!("unknown fact `{id}`")),
+                    Some(fact) if !n.text.contains(&format!("{}", fact.value)) => self.err(
+                        &n.id,
+                        format!("the text does not state the value {} of `{id}`", fact.value),
+                    ),
+                    Some(_) => {}
+                }
+            }
+            for (name, text) in [("title", &n.title), ("text", &n.text)] {
+                if text.trim().is_empty() {
+                    self.err(&n.id, format!("empty `{name}`"));
                 }
             }
         }

@@ -74,6 +74,12 @@ impl RuleBook {
     pub fn fact_value(&self, id: FactId) -> f64 {
         self.fact(id.as_str()).map(|f| f.value).unwrap_or(f64::NAN)
     }
+    /// The notes shown in the answers of an entry (a domain, a worth-gpu task), in the rules' order.
+    pub fn notes_for<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = &'a Note> + 'a {
+        self.notes
+            .iter()
+            .filter(move |n| n.applies_to.iter().any(|a| a == entry))
+    }
     /// The `[[allowed]]` entry of a kernel-metadata.json field, if one is listed.
     pub fn allowed_for(&self, field: &str) -> Option<&Allowed> {
         self.allowed.iter().find(|a| a.field == field)
@@ -233,7 +239,8 @@ as_of = "2026-01-01"
             + book.rules.len()
             + book.thresholds.len()
             + book.facts.len()
-            + book.allowed.len();
+            + book.allowed.len()
+            + book.notes.len();
         assert_eq!(book.index.len(), entries);
     }
 
@@ -418,6 +425,70 @@ as_of = "2026-01-01"
             tpu.iter()
                 .any(|e| e.message.contains("shape.NvidiaTeslaP100, shape.TpuV5E8")),
             "{tpu:?}"
+        );
+    }
+
+    /// The embedded rule files with one text replaced, and the errors they give.
+    #[cfg(feature = "rules-toml")]
+    fn errors_with(from: &str, to: &str) -> Vec<RulesError> {
+        let sources: Vec<(&str, String)> = EMBEDDED
+            .iter()
+            .map(|(f, t)| (*f, t.replacen(from, to, 1)))
+            .collect();
+        assert!(
+            sources
+                .iter()
+                .zip(EMBEDDED)
+                .any(|((_, new), (_, old))| new != old),
+            "`{from}` is not in the rules"
+        );
+        let refs: Vec<(&str, &str)> = sources.iter().map(|(f, t)| (*f, t.as_str())).collect();
+        RuleBook::from_sources(&refs).unwrap_err()
+    }
+
+    #[test]
+    #[cfg(feature = "rules-toml")]
+    fn a_note_applies_to_answers_and_states_its_facts() {
+        let e = errors_with(
+            "applies_to = [\"domain.llm-finetune\", \"domain.inference\"]",
+            "applies_to = [\"domain.nope\", \"threshold.fact-stale-days\"]",
+        );
+        assert!(
+            e.iter().any(|e| e.file == "domains.toml"
+                && e.message
+                    .contains("applies_to `domain.nope` is not a domain or worth-gpu entry")),
+            "{e:?}"
+        );
+        assert!(
+            e.iter().any(|e| e
+                .message
+                .contains("`threshold.fact-stale-days` is not a domain")),
+            "{e:?}"
+        );
+        let e = errors_with("ends, about 20 GB, and", "ends, about twenty GB, and");
+        assert!(
+            e.iter().any(|e| e.message.contains(
+                "`note.working-dir-size`: the text does not state the value 20 of `fact.kaggle.working-gb`"
+            )),
+            "{e:?}"
+        );
+        let e = errors_with(
+            "facts = [\"fact.kaggle.working-gb\"]",
+            "facts = [\"fact.nope\"]",
+        );
+        assert!(
+            e.iter()
+                .any(|e| e.message.contains("unknown fact `fact.nope`")),
+            "{e:?}"
+        );
+        let e = errors_with(
+            "kgadvise_thresholds = [\"gpu_from_refits\"]",
+            "kgadvise_thresholds = [\"refits\"]",
+        );
+        assert!(
+            e.iter()
+                .any(|e| e.message.contains("kgadvise_thresholds names `refits`")),
+            "{e:?}"
         );
     }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
 use crate::rulebook::report::Report;
-use crate::rulebook::{DefaultItem, RuleBook, RuleDoc, rulebook};
+use crate::rulebook::{DefaultItem, Note, RuleBook, RuleDoc, Threshold, rulebook};
 use crate::text::number::shortest;
 
 pub const EXPLAIN_SCHEMA: &str = "kgadvise.explain/1";
@@ -121,18 +121,13 @@ pub fn render_rule_doc(r: &RuleDoc) -> String {
 fn describe_entry(id: &str) -> String {
     let b = rulebook();
     if let Some(t) = b.threshold(id) {
-        let ours = if t.kgadvise {
-            " (kgadvise's choice; a threshold override changes it)"
-        } else {
-            ""
-        };
         return format!(
-            "`{}` = {} {}: {}{}",
+            "`{}` = {} {}: {} ({})",
             t.id,
             shortest(t.value),
             t.unit,
             t.what,
-            ours
+            provenance(t)
         );
     }
     if let Some(f) = b.fact(id) {
@@ -154,17 +149,38 @@ fn describe_entry(id: &str) -> String {
         );
     }
     if let Some(w) = b.worth_gpu.iter().find(|w| w.id == id) {
+        let ours = if w.kgadvise_thresholds.is_empty() {
+            "stated by its source".to_string()
+        } else {
+            format!(
+                "kgadvise's own numbers: {}; the others stated by its source",
+                w.kgadvise_thresholds.join(", ")
+            )
+        };
         return format!(
-            "`{}`: CPU below {} rows, GPU from {} rows{}",
+            "`{}`: CPU below {} rows, GPU from {} rows{} ({ours}: {})",
             w.id,
             w.cpu_below_rows,
             w.gpu_from_rows,
             w.gpu_from_refits
                 .map(|n| format!(", or {n}+ refits"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            w.source
         );
     }
     format!("`{id}`")
+}
+
+/// Where a threshold's number comes from, as the docs say it (the meaning of `kgadvise` in the rules).
+fn provenance(t: &Threshold) -> String {
+    if t.kgadvise {
+        format!(
+            "kgadvise's own number: no source states one; it rests on {}",
+            t.source
+        )
+    } else {
+        format!("stated by its source: {}", t.source)
+    }
 }
 
 /// An entry's explanation without its ID and kind.
@@ -190,6 +206,7 @@ const EXPLAINERS: &[Explainer] = &[
     worth_gpu_doc,
     allowed_doc,
     capability_doc,
+    note_doc,
 ];
 
 fn cell_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
@@ -338,6 +355,26 @@ fn capability_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
     })
 }
 
+/// A note's text, and the answers and facts it goes with.
+fn note_body(n: &Note) -> String {
+    let mut doc = format!("{}\n\nShown with: {}.", n.text, n.applies_to.join(", "));
+    if !n.facts.is_empty() {
+        let facts: Vec<String> = n.facts.iter().map(|f| describe_entry(f)).collect();
+        doc.push_str(&format!("\n\nFacts:\n- {}", facts.join("\n- ")));
+    }
+    doc
+}
+
+fn note_doc(b: &RuleBook, id: &str) -> Option<EntryDoc> {
+    let n = b.notes.iter().find(|n| n.id == id)?;
+    Some(EntryDoc {
+        title: n.title.to_string(),
+        doc: note_body(n),
+        source: n.source.to_string(),
+        as_of: n.as_of.date(),
+    })
+}
+
 fn explain_entry(id: &str) -> Option<Explanation> {
     let b = rulebook();
     let kind = b.kind_of(id)?;
@@ -460,7 +497,12 @@ pub fn render_rules_markdown() -> String {
     let rules = rules_by_code();
     let mut out = String::from(
         "# kgadvise rules\n\nGenerated from `rules/*.toml` by `kgadvise explain --all-markdown`; do not edit by hand \
-         (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n",
+         (a test fails when this file is stale). `kgadvise explain ID` prints one entry.\n\n\
+         Each threshold says where its number comes from: *stated by its source* (a seed, kgkit's behaviour, \
+         Kaggle, or the spec quoting one of them) or *kgadvise's own number* (no source states one: the seeds \
+         give only words, a range or nothing, and kgkit has no such number). Every threshold can be \
+         overridden (`--set name=value`). The notes at the end are advice the seeds give in words, shown \
+         beside the answers they apply to.\n\n",
     );
     for r in &rules {
         out.push_str(&format!(
@@ -471,6 +513,7 @@ pub fn render_rules_markdown() -> String {
             r.severity
         ));
     }
+    out.push_str("- [Notes](#notes): advice shown beside the answers\n");
     for r in rules {
         out.push_str(&format!(
             "\n## {}\n\n**{}** — severity {}\n\n{}",
@@ -478,6 +521,17 @@ pub fn render_rules_markdown() -> String {
             r.title,
             r.severity,
             render_rule_doc(r)
+        ));
+    }
+    out.push_str("\n## Notes\n");
+    for n in rulebook().notes.iter() {
+        out.push_str(&format!(
+            "\n### {}\n\n**{}**\n\n{}\n\nSource: {} (as of {})\n",
+            n.id,
+            n.title,
+            note_body(n),
+            n.source,
+            n.as_of
         ));
     }
     out
@@ -593,5 +647,36 @@ mod tests {
             "{}",
             e.doc
         );
+        assert!(
+            e.doc.contains("(stated by its source: spec rules.md"),
+            "{}",
+            e.doc
+        );
+        let ours = explain_id("threshold.quota.live-minutes").unwrap();
+        assert!(
+            ours.doc
+                .contains("(kgadvise's own number: no source states one;"),
+            "{}",
+            ours.doc
+        );
+    }
+
+    #[test]
+    fn a_note_explains_with_its_answers_and_facts_and_is_in_the_markdown() {
+        let e = explain_id("note.working-dir-size").unwrap();
+        assert_eq!(e.kind, "note");
+        assert!(
+            e.doc
+                .contains("Shown with: domain.llm-finetune, domain.inference."),
+            "{}",
+            e.doc
+        );
+        assert!(
+            e.doc.contains("`fact.kaggle.working-gb` = 20 GB"),
+            "{}",
+            e.doc
+        );
+        let md = render_rules_markdown();
+        assert!(md.contains("\n### note.preprocess-off-quota\n"), "{md}");
     }
 }

@@ -143,6 +143,7 @@ pub fn as_of_of(id: &str) -> Option<NaiveDate> {
         .chain(b.facts.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.allowed.iter().map(|e| (&e.id, e.as_of)))
         .chain(b.capabilities.iter().map(|e| (&e.id, e.as_of)))
+        .chain(b.notes.iter().map(|e| (&e.id, e.as_of)))
         .find(|(eid, _)| **eid == id)
         .map(|(_, d)| d.date())
 }

@@ -127,6 +127,8 @@ pub struct RulesFile {
     pub fact: Vec<Fact>,
     #[serde(default)]
     pub allowed: Vec<Allowed>,
+    #[serde(default)]
+    pub note: Vec<Note>,
 }
 
 /// How AMP resolves on a platform (spec §3).
@@ -350,7 +352,8 @@ pub struct WorthGpu {
     pub refits_reason: Option<Text>,
     pub between_reason: Text,
     pub advice: List<Text>,
-    /// Which of the numbers are kgadvise's choice where the seed only gave words.
+    /// Which of the numbers (`cpu_below_rows`, `gpu_from_rows`, `gpu_from_refits`) are kgadvise's own,
+    /// in the sense of [`Threshold::kgadvise`]: no source states them; the others the seed states.
     pub kgadvise_thresholds: List<Text>,
     pub source: Text,
     pub as_of: AsOf,
@@ -376,8 +379,17 @@ pub struct RuleDoc {
     pub as_of: AsOf,
 }
 
-/// A named number a rule compares against. `kgadvise = true` marks our own choice where the sources gave
-/// only words ("close to", "well below"); every threshold can be overridden (`--set`).
+/// A named number a rule compares against; every threshold can be overridden (`set`).
+///
+/// `kgadvise` says where the number comes from, and nothing else:
+/// - `false`: a source states this value: a seed (CE/KG), kgkit's behaviour (its code, the toolkit the
+///   seeds describe), Kaggle, or the spec quoting one of them; `source` names it.
+/// - `true`: kgadvise chose the value because no source states one: the seeds give only words ("close
+///   to", "well below"), a range (1.3-1.5x, of which kgadvise picks a point) or nothing, and kgkit has
+///   no such number. `source` names what the choice rests on.
+///
+/// A value kgkit uses is never `kgadvise = true`, even where the seeds give no number: kgadvise and
+/// kgkit then agree by construction, and a change of it is a departure from kgkit.
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -400,6 +412,26 @@ pub struct Fact {
     pub value: f64,
     pub unit: Text,
     pub what: Text,
+    pub source: Text,
+    pub as_of: AsOf,
+}
+
+/// Advice a seed gives in words, shown in the answers of the entries it applies to (a domain's defaults,
+/// a worth-gpu task, the inference advisor): not a finding, a note beside the answer.
+#[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    pub id: Text,
+    /// One line, what to do.
+    pub title: Text,
+    /// The advice, a few sentences at most.
+    pub text: Text,
+    /// The entries (domains, worth-gpu tasks) whose answers show it.
+    pub applies_to: List<Text>,
+    /// The facts the text states (each fact's value must appear in the text, so the two cannot drift).
+    #[serde(default)]
+    pub facts: List<Text>,
     pub source: Text,
     pub as_of: AsOf,
 }
@@ -435,6 +467,7 @@ pub struct RuleBook {
     pub thresholds: List<Threshold>,
     pub facts: List<Fact>,
     pub allowed: List<Allowed>,
+    pub notes: List<Note>,
     /// Every entry's ID with its kind (`platform`, `rule`, ...), sorted by ID (byte order), for
     /// `explain` and [`RuleBook::kind_of`].
     pub index: List<(Text, &'static str)>,

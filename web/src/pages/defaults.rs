@@ -4,7 +4,7 @@
 use kgadvise_core::hardware::domains::{self, DefaultsReport, DefaultsRequest};
 use leptos::prelude::*;
 
-use super::{domain_options, platform_options};
+use super::{domain_options, note_rows, platform_options};
 use crate::browser::now;
 use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
@@ -139,6 +139,12 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
             {list(report.platform_notes.clone())}
         }
     });
+    let seed_notes = (!report.notes.is_empty()).then(|| {
+        view! {
+            <h3>"Notes"</h3>
+            <DataTable class="notes" head=&["note", "advice", "rule"] rows=note_rows(&report.notes) />
+        }
+    });
     let templates = (!report.templates.is_empty()).then(|| {
         let rows: Vec<Vec<Cell>> = report
             .templates
@@ -172,6 +178,7 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
             <div class="when-measured">{list(report.when_measured.clone())}</div>
             {dropped}
             {notes}
+            {seed_notes}
             {templates}
             <RulesUsed rules=report.rules.clone() />
         </div>

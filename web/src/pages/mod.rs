@@ -11,7 +11,24 @@ pub mod plan;
 pub mod rules;
 pub mod worth_gpu;
 
+use kgadvise_core::hardware::NoteAnswer;
 use kgadvise_core::rulebook;
+
+use crate::components::Cell;
+
+/// The rows of a notes table (advice the seeds give in words, beside an answer): title, text, ID.
+pub fn note_rows(notes: &[NoteAnswer]) -> Vec<Vec<Cell>> {
+    notes
+        .iter()
+        .map(|n| {
+            vec![
+                Cell::text(n.title.clone()),
+                Cell::text(n.text.clone()),
+                Cell::rule(n.id.clone()),
+            ]
+        })
+        .collect()
+}
 
 /// (key, "key — name") for the platform choices.
 pub fn platform_options() -> Vec<(String, String)> {

@@ -3,10 +3,11 @@
 use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport, WorthGpuRequest};
 use leptos::prelude::*;
 
+use super::note_rows;
 use crate::browser::now;
 use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
-    ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
+    DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
 };
 use crate::use_url;
 
@@ -110,6 +111,11 @@ fn WorthReport(report: WorthGpuReport) -> impl IntoView {
             report.cpu_below_rows, report.gpu_from_rows
         )
     };
+    let notes = (!report.notes.is_empty()).then(|| {
+        view! {
+            <DataTable class="notes" head=&["note", "advice", "rule"] rows=note_rows(&report.notes) />
+        }
+    });
     view! {
         <div id="answer" class="answer">
             <p class=format!("verdict choice choice-{}", report.choice.as_str())>
@@ -121,6 +127,7 @@ fn WorthReport(report: WorthGpuReport) -> impl IntoView {
             <p class="bounds">{bounds}</p>
             <h3>"Advice"</h3>
             {text_list("", report.advice.clone())}
+            {notes}
             <FindingList findings=report.findings.clone() />
             <RulesUsed rules=report.rules.clone() />
         </div>
