@@ -216,6 +216,21 @@ def explain(
 ) -> Report:
     """Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2)."""
 
+def inference(
+    *,
+    item_seconds: Optional[float] = None,
+    batch_seconds: Optional[float] = None,
+    batch_size: Optional[int] = None,
+    test_items: int,
+    limit_hours: float,
+    setup_seconds: Optional[float] = None,
+    timed_items: Optional[int] = None,
+    platform: Optional[str] = None,
+    now: Optional[Time] = None,
+    set: Optional[Overrides] = None,
+) -> Report:
+    """Will inference fit the competition's run-time limit with the margin to spare?"""
+
 def bench_history(
     *,
     history: Text,

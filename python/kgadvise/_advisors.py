@@ -194,6 +194,11 @@ bench_history = _advisor(
     "The bench history (`kgadvise bench --history`): speed-ups and what changed between commands.",
     'kgadvise.bench_history(history=pathlib.Path("reports/bench.jsonl"))',
 )
+inference = _advisor(
+    "inference",
+    "Will inference fit the competition's run-time limit with the margin to spare?",
+    "kgadvise.inference(item_seconds=0.04, test_items=100_000, limit_hours=9)",
+)
 
 #: Every advisor function, by name (the JavaScript library's names, in snake_case).
 FUNCTIONS: List[str] = [
@@ -212,6 +217,7 @@ FUNCTIONS: List[str] = [
     "fidelity",
     "explain",
     "bench_history",
+    "inference",
 ]
 
 #: The functions this build answers in-process (the others raise ``InputError`` "unknown advisor").

@@ -119,6 +119,9 @@ export function fixtureCases() {
     // bench history: two records of one bench, given as text.
     { fn: 'benchHistory', request: { history: BENCH_HISTORY } },
     { fn: 'benchHistory', request: { history: BENCH_HISTORY, name: 'img' } },
+    // inference: per item, and per batch on a P100.
+    { fn: 'inference', request: { itemSeconds: 0.9, testItems: 40000, limitHours: 9 } },
+    { fn: 'inference', request: { batchSeconds: 2, batchSize: 64, testItems: 100000, limitHours: 1, platform: 'p100' } },
   ];
   return rows.map((r) => ({ name: nameOf(r), ...r }));
 }
