@@ -5,6 +5,7 @@
 
 pub mod decimal;
 pub mod json;
+pub mod lines;
 pub mod number;
 pub mod sort;
 pub mod when;
@@ -57,7 +58,7 @@ impl std::fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// How many leading bytes the BOM-less UTF-16 guess looks at.
-const SNIFF: usize = 512;
+pub(crate) const SNIFF: usize = 512;
 
 /// The encoding of `bytes` and the length of its byte-order mark.
 pub fn detect(bytes: &[u8]) -> (Encoding, usize) {
