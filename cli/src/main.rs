@@ -4,7 +4,7 @@
 
 mod child;
 mod commands;
-mod lines;
+mod log_file;
 mod nvidia_smi;
 mod output;
 

@@ -194,6 +194,7 @@ pub fn advise_json(
     }
     match command {
         "cap" => answer(request, clock, crate::quota::cap::cap),
+        "diagnose" => answer(request, clock, crate::diagnose::diagnose),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -205,7 +206,7 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap"];
+pub const ADVISORS: &[&str] = &["cap", "diagnose"];
 
 #[cfg(test)]
 mod tests {

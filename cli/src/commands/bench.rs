@@ -6,14 +6,14 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use kgadvise_core::bench::{self, BenchReport, HistoryReport, Measured};
-use kgadvise_core::diagnose::verdict::{Diagnoser, Rates as VerdictRates, RunInputs};
+use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser};
 use kgadvise_core::text::number::fixed;
 use kgadvise_core::text::when::rfc3339;
 
 use crate::child::{interrupted, run_command};
 use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
-use crate::output::{CliError, Global, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit, render_findings, table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise bench --run \"python src/train_image.py --folds 0 --epochs 1\"
@@ -128,19 +128,23 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             .rates
             .map(|r| r.or(flag_rates))
             .or((!flag_rates.is_empty()).then_some(flag_rates));
-        let inputs = RunInputs {
-            rates: VerdictRates {
-                data_rate: rates.and_then(|r| r.data),
-                compute_rate: rates.and_then(|r| r.compute),
-                loop_rate: rates.and_then(|r| r.real_loop),
-            },
-            oom: false,
+        // The diagnosis of the run: core takes positive rates (a KGADVISE_RATES line may say 0).
+        let positive = |r: Option<f64>| r.filter(|x| *x > 0.0);
+        let request = DiagnoseRequest {
+            data_rate: positive(rates.and_then(|r| r.data)),
+            compute_rate: positive(rates.and_then(|r| r.compute)),
+            loop_rate: positive(rates.and_then(|r| r.real_loop)),
+            now: global.now.clone(),
+            set: global.overrides(),
+            ..DiagnoseRequest::default()
         };
-        let diagnosis = (!raw.is_empty() || rates.is_some()).then(|| {
-            let mut d = Diagnoser::new(Default::default());
-            d.feed_text(&kgadvise_core::diagnose::nvsmi::decode(&raw));
-            d.finish(inputs, &thresholds)
-        });
+        let diagnosis = if !raw.is_empty() || rates.is_some() {
+            let mut d = Diagnoser::of(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
+            d.push(&raw);
+            Some(d.finish())
+        } else {
+            None
+        };
         eprintln!(
             "[kgadvise bench] {name}: {} s, exit {}",
             fixed(outcome.wall_s, 1),
