@@ -11,7 +11,7 @@
 
 use memchr::{memchr, memrchr};
 
-use crate::text::{Encoding, SNIFF, detect};
+use crate::text::{Encoding, SNIFF, detect, units};
 
 /// Lines longer than this (in bytes of UTF-8, the `\n` not counted) are cut into pieces of at most this
 /// size, at a character boundary when the text is valid there.
@@ -118,22 +118,7 @@ impl LineReader {
         let mut raw = std::mem::take(&mut self.pending);
         raw.extend_from_slice(chunk);
         let even = raw.len() - raw.len() % 2;
-        let mut units: Vec<u16> = raw
-            .get(..even)
-            .unwrap_or_default()
-            .chunks_exact(2)
-            .map(|c| {
-                let pair = [
-                    c.first().copied().unwrap_or(0),
-                    c.get(1).copied().unwrap_or(0),
-                ];
-                if le {
-                    u16::from_le_bytes(pair)
-                } else {
-                    u16::from_be_bytes(pair)
-                }
-            })
-            .collect();
+        let mut units: Vec<u16> = units(raw.get(..even).unwrap_or_default(), le).collect();
         let mut keep = Vec::new();
         if units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
             keep.extend_from_slice(raw.get(even - 2..even).unwrap_or_default());

@@ -96,7 +96,8 @@ fn sniff_utf16(bytes: &[u8]) -> Option<Encoding> {
     }
 }
 
-fn units(rest: &[u8], le: bool) -> impl Iterator<Item = u16> + '_ {
+/// The UTF-16 code units of `rest` (an odd last byte left out).
+pub(crate) fn units(rest: &[u8], le: bool) -> impl Iterator<Item = u16> + '_ {
     rest.chunks_exact(2).map(move |c| {
         let pair = [
             c.first().copied().unwrap_or(0),

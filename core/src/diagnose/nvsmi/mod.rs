@@ -1137,6 +1137,65 @@ mod tests {
         assert_eq!(g.util_mean(), Some(49.5));
     }
 
+    /// What a collector holds of one GPU, floats as bits.
+    fn bits(c: &Collector) -> Vec<(u32, u64, u64, u64, Vec<u64>, u64, u64, [u64; 101])> {
+        c.gpus
+            .iter()
+            .map(|g| {
+                (
+                    g.index,
+                    g.samples,
+                    g.util_sum.to_bits(),
+                    g.power_sum.to_bits(),
+                    g.timeline_points().iter().map(|v| v.to_bits()).collect(),
+                    g.timeline_step,
+                    g.mem_peak.unwrap_or_default().to_bits(),
+                    g.hist,
+                )
+            })
+            .collect()
+    }
+
+    /// Rows read by workers and merged give the sums, histogram and timeline of the sequential reader,
+    /// bit for bit (the order of adding floats shows in the last bits).
+    #[test]
+    fn workers_give_the_sequential_sums_bit_for_bit() {
+        let mut text = String::from(
+            "timestamp, index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n",
+        );
+        for i in 0..5000u32 {
+            text.push_str(&format!(
+                "2026/11/30 00:{:02}:{:02}.000, {}, {}.{} %, {} MiB, {}.{:02} W\n",
+                i / 60 % 60,
+                i % 60,
+                i % 3,
+                i * 7 % 101,
+                i % 10,
+                1000 + i % 77,
+                20 + i % 51,
+                i * 13 % 100
+            ));
+        }
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut seq = Collector::default();
+        let mut p = LogParser::new(ParseOptions::default());
+        p.feed_lines(&text, &mut seq);
+        for size in [7, 100, 999] {
+            let mut out = Collector::default();
+            let mut p = LogParser::new(ParseOptions::default());
+            let (head, rest) = lines.split_at(1);
+            p.feed_lines(&head.concat(), &mut out);
+            for chunk in rest.chunks(size) {
+                let mut w = p.csv_worker(&out).unwrap();
+                let chunk = chunk.concat();
+                assert_eq!(w.feed(&chunk), chunk.len());
+                assert!(p.absorb(w, &mut out));
+            }
+            assert_eq!(bits(&out), bits(&seq), "chunks of {size} rows");
+            assert_eq!(out.lines, seq.lines);
+        }
+    }
+
     #[test]
     fn timeline_is_bounded() {
         let mut g = GpuAcc::new(0, false);
