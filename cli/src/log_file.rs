@@ -210,10 +210,9 @@ fn read_parallel(
     // `pos` is always the start of a line (or the end of the file).
     let mut pos: u64 = 0;
     loop {
-        let step = if d.csv_worker().is_none() {
-            sequential_block(f, d, &mut bufs[0], pos, block)?
-        } else {
-            parallel_round(f, d, &mut bufs, pos, block)?
+        let step = match d.csv_worker() {
+            None => sequential_block(f, d, &mut bufs[0], pos, block)?,
+            Some(first) => parallel_round(f, d, first, &mut bufs, pos, block)?,
         };
         match step {
             Step::Next(next) => pos = next,
@@ -275,19 +274,23 @@ fn read_block(
     Ok(BlockDone { lines, parsed })
 }
 
-/// One round: up to [`BLOCKS_PER_THREAD`] blocks per thread from `pos`, read and parsed in parallel, then
-/// merged into `d` in order until a worker stops short.
+/// One round: up to [`BLOCKS_PER_THREAD`] blocks per thread from `pos`, read and parsed in parallel (the
+/// first by `first`), then merged into `d` in order until a worker stops short.
 fn parallel_round(
     f: &std::fs::File,
     d: &mut Diagnoser,
+    first: CsvWorker,
     bufs: &mut [Vec<u8>],
     pos: u64,
     block: usize,
 ) -> std::io::Result<Step> {
     let per_round = bufs.len() * BLOCKS_PER_THREAD;
-    let workers: Vec<Mutex<Option<CsvWorker>>> = (0..per_round)
-        .map_while(|_| Some(Mutex::new(Some(d.csv_worker()?))))
-        .collect();
+    let mut workers: Vec<Mutex<Option<CsvWorker>>> = vec![Mutex::new(Some(first))];
+    while workers.len() < per_round
+        && let Some(w) = d.csv_worker()
+    {
+        workers.push(Mutex::new(Some(w)));
+    }
     let done: Vec<Mutex<Option<std::io::Result<BlockDone>>>> =
         (0..workers.len()).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);

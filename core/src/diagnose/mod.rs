@@ -121,11 +121,11 @@ impl Diagnoser {
     /// A worker that may read the next rows on its own (another thread), when the log is UTF-8, everything
     /// pushed so far ended at a line end, and the parser is in a CSV layout that allows it. Give it the
     /// text that follows, then [`Diagnoser::absorb`] it and push what it did not use.
-    pub fn csv_worker(&self) -> Option<CsvWorker> {
+    pub fn csv_worker(&mut self) -> Option<CsvWorker> {
         if !self.reader.between_utf8_lines() {
             return None;
         }
-        self.parser.csv_worker(&self.collector)
+        self.parser.csv_worker(&mut self.collector)
     }
 
     /// Takes in a worker that read the text right after everything pushed so far: the answer is the one

@@ -322,6 +322,9 @@ pub struct Collector {
     deferred: bool,
     /// A sample was dropped: it named a GPU beyond the [`MAX_GPUS`] tracked.
     dropped: bool,
+    /// Emptied buffers of merged workers, handed to the next workers (no new allocation, no page fault
+    /// per block of a large file).
+    spare: Vec<Box<Deferred>>,
 }
 
 impl Collector {
@@ -358,13 +361,15 @@ impl Collector {
 
     /// A collector for a worker that reads the rows right after this one's: it knows the same GPUs (in
     /// the same order) and identities, so a row names the GPU it would name here.
-    fn for_worker(&self) -> Collector {
+    fn for_worker(&mut self) -> Collector {
+        let mut gpus = Vec::with_capacity(self.gpus.len());
+        for g in &self.gpus {
+            let mut w = GpuAcc::new(g.index, false);
+            w.deferred = Some(self.spare.pop().unwrap_or_default());
+            gpus.push(w);
+        }
         Collector {
-            gpus: self
-                .gpus
-                .iter()
-                .map(|g| GpuAcc::new(g.index, true))
-                .collect(),
+            gpus,
             keys: self.keys.clone(),
             deferred: true,
             ..Collector::default()
@@ -374,19 +379,24 @@ impl Collector {
     /// Adds the GPUs of a worker's collector (see [`Collector::for_worker`]).
     fn merge_after(&mut self, o: Collector) {
         self.keys = o.keys;
-        for g in &o.gpus {
+        for mut g in o.gpus {
             match self.gpus.iter().position(|x| x.index == g.index) {
                 Some(i) => {
                     if let Some(x) = self.gpus.get_mut(i) {
-                        x.merge_after(g);
+                        x.merge_after(&g);
                     }
                 }
                 None if self.gpus.len() < MAX_GPUS => {
                     let mut x = GpuAcc::new(g.index, false);
-                    x.merge_after(g);
+                    x.merge_after(&g);
                     self.gpus.push(x);
                 }
                 None => {}
+            }
+            if let Some(mut d) = g.deferred.take() {
+                d.utils.clear();
+                d.powers.clear();
+                self.spare.push(d);
             }
         }
     }
@@ -479,7 +489,7 @@ impl LogParser {
 
     /// A copy of the current CSV layout when rows can be read in parallel chunks (see [`CsvWorker`]);
     /// `out` is what this parser collected so far.
-    pub fn csv_worker(&self, out: &Collector) -> Option<CsvWorker> {
+    pub fn csv_worker(&self, out: &mut Collector) -> Option<CsvWorker> {
         match &self.mode {
             Mode::Csv(st) if st.parallel_safe() && self.pending_error.is_none() => {
                 Some(CsvWorker {
@@ -1186,7 +1196,7 @@ mod tests {
             let (head, rest) = lines.split_at(1);
             p.feed_lines(&head.concat(), &mut out);
             for chunk in rest.chunks(size) {
-                let mut w = p.csv_worker(&out).unwrap();
+                let mut w = p.csv_worker(&mut out).unwrap();
                 let chunk = chunk.concat();
                 assert_eq!(w.feed(&chunk), chunk.len());
                 assert!(p.absorb(w, &mut out));
