@@ -128,6 +128,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             ("compute_rate", args.input.rates.compute_rate.map(shortest)),
             ("loop_rate", args.input.rates.loop_rate.map(shortest)),
             ("interval_s", args.input.interval_s.map(shortest)),
+            ("fields", args.input.fields.clone()),
         ],
     );
     Ok(code)

@@ -43,12 +43,17 @@ pub const CONTROLS: &[(&str, &str, &str)] = &[
     ("log", "", "nvidia-smi log"),
 ];
 
-/// The label of a request field on this page.
-fn label(field: &str) -> &'static str {
+/// The URL key and the label of a request field on this page.
+fn control(field: &str) -> (&'static str, &'static str) {
     CONTROLS
         .iter()
         .find(|(f, _, _)| *f == field)
-        .map_or("", |(_, _, label)| *label)
+        .map_or(("", ""), |(_, key, label)| (*key, *label))
+}
+
+/// The label of a request field on this page.
+fn label(field: &str) -> &'static str {
+    control(field).1
 }
 
 /// A request error in the page's words: the field said as the label of its control.
@@ -80,12 +85,13 @@ fn number(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
 impl DiagnoseForm {
     /// The form in the URL.
     pub fn of_url(value: impl Fn(&str) -> Option<String>) -> DiagnoseForm {
+        let of = |field: &str| value(control(field).0);
         DiagnoseForm {
-            data_rate: value("data_rate"),
-            compute_rate: value("compute_rate"),
-            loop_rate: value("loop_rate"),
-            interval_s: value("interval_s"),
-            fields: value("fields"),
+            data_rate: of("dataRate"),
+            compute_rate: of("computeRate"),
+            loop_rate: of("loopRate"),
+            interval_s: of("intervalS"),
+            fields: of("fields"),
         }
     }
 
@@ -313,12 +319,6 @@ pub fn DiagnosePage() -> impl IntoView {
 /// The form: one control per request field the page takes, bound to its URL key.
 #[component]
 fn DiagnoseControls() -> impl IntoView {
-    let control = |field: &str| {
-        CONTROLS
-            .iter()
-            .find(|(f, _, _)| *f == field)
-            .map_or(("", ""), |(_, key, label)| (*key, *label))
-    };
     let (data, compute, real_loop, interval, fields) = (
         control("dataRate"),
         control("computeRate"),

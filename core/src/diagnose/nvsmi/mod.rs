@@ -108,7 +108,7 @@ pub struct GpuAcc {
     /// A worker's GPU (see [`CsvWorker`]): its utilisation and power values, in order, for
     /// [`GpuAcc::merge_after`] to add. A sum of floats depends on the order of adding, so a worker keeps
     /// the values and the merge adds them as the sequential reader would have: the same bits.
-    deferred: Option<Box<Deferred>>,
+    deferred: Option<Deferred>,
 }
 
 /// The values a worker's GPU leaves to the merge.
@@ -139,7 +139,7 @@ impl GpuAcc {
             timeline_step: 1,
             bucket_sum: 0.0,
             bucket_n: 0,
-            deferred: deferred.then(Box::default),
+            deferred: deferred.then(Deferred::default),
         }
     }
 
@@ -324,7 +324,7 @@ pub struct Collector {
     dropped: bool,
     /// Emptied buffers of merged workers, handed to the next workers (no new allocation, no page fault
     /// per block of a large file).
-    spare: Vec<Box<Deferred>>,
+    spare: Vec<Deferred>,
 }
 
 impl Collector {
@@ -1147,8 +1147,11 @@ mod tests {
         assert_eq!(g.util_mean(), Some(49.5));
     }
 
-    /// What a collector holds of one GPU, floats as bits.
-    fn bits(c: &Collector) -> Vec<(u32, u64, u64, u64, Vec<u64>, u64, u64, [u64; 101])> {
+    /// One GPU's numbers, floats as bits: index, samples, sums, timeline, step, peak, histogram.
+    type GpuBits = (u32, u64, u64, u64, Vec<u64>, u64, u64, [u64; 101]);
+
+    /// What a collector holds of each GPU.
+    fn bits(c: &Collector) -> Vec<GpuBits> {
         c.gpus
             .iter()
             .map(|g| {
