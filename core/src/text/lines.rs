@@ -9,9 +9,7 @@
 //! [`MAX_LINE_BYTES`] is cut into pieces of at most that size (binary input without newlines cannot grow
 //! memory), each piece then read as a line of its own.
 
-use memchr::{memchr, memrchr};
-
-use crate::text::{Encoding, SNIFF, detect, units};
+use crate::text::{Encoding, SNIFF, detect, units, utf16_lossy};
 
 /// Lines longer than this (in bytes of UTF-8, the `\n` not counted) are cut into pieces of at most this
 /// size, at a character boundary when the text is valid there.
@@ -87,7 +85,7 @@ impl LineReader {
                 let lone = self.pending.len() >= 2;
                 let odd = self.pending.len() % 2 == 1;
                 for _ in 0..usize::from(lone) + usize::from(odd) {
-                    push_char(&mut self.text, char::REPLACEMENT_CHARACTER);
+                    self.text.extend_from_slice("\u{FFFD}".as_bytes());
                 }
                 self.pending.clear();
                 emit(&std::mem::take(&mut self.text), sink);
@@ -117,20 +115,15 @@ impl LineReader {
     fn utf16(&mut self, chunk: &[u8], le: bool, sink: &mut impl FnMut(&str)) {
         let mut raw = std::mem::take(&mut self.pending);
         raw.extend_from_slice(chunk);
-        let even = raw.len() - raw.len() % 2;
-        let mut units: Vec<u16> = units(raw.get(..even).unwrap_or_default(), le).collect();
-        let mut keep = Vec::new();
-        if units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
-            keep.extend_from_slice(raw.get(even - 2..even).unwrap_or_default());
-            units.pop();
+        let mut end = raw.len() - raw.len() % 2;
+        // A high surrogate last waits for its pair.
+        let last = units(raw.get(end.saturating_sub(2)..end).unwrap_or_default(), le).next();
+        if last.is_some_and(|u| (0xD800..0xDC00).contains(&u)) {
+            end -= 2;
         }
-        keep.extend_from_slice(raw.get(even..).unwrap_or_default());
-        self.pending = keep;
-        let mut decoded = Vec::with_capacity(units.len());
-        for c in char::decode_utf16(units) {
-            push_char(&mut decoded, c.unwrap_or(char::REPLACEMENT_CHARACTER));
-        }
-        lines(&mut self.text, &decoded, sink);
+        let decoded = utf16_lossy(raw.get(..end).unwrap_or_default(), le);
+        self.pending = raw.get(end..).unwrap_or_default().to_vec();
+        lines(&mut self.text, decoded.as_bytes(), sink);
     }
 }
 
@@ -141,7 +134,7 @@ fn lines(unfinished: &mut Vec<u8>, mut rest: &[u8], sink: &mut impl FnMut(&str))
     while !unfinished.is_empty() && !rest.is_empty() {
         let room = (MAX_LINE_BYTES + 1).saturating_sub(unfinished.len());
         let head = rest.get(..room.min(rest.len())).unwrap_or_default();
-        match memchr(b'\n', head) {
+        match memchr::memchr(b'\n', head) {
             Some(p) => {
                 unfinished.extend_from_slice(rest.get(..=p).unwrap_or_default());
                 rest = rest.get(p + 1..).unwrap_or_default();
@@ -165,11 +158,6 @@ fn lines(unfinished: &mut Vec<u8>, mut rest: &[u8], sink: &mut impl FnMut(&str))
     }
 }
 
-fn push_char(text: &mut Vec<u8>, c: char) {
-    let mut buf = [0u8; 4];
-    text.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-}
-
 /// Hands on the pieces of `bytes` that are whole lines (runs of lines each ending in `\n`) or the cut
 /// pieces of a line longer than [`MAX_LINE_BYTES`]; the bytes used (the rest is an unfinished line of at
 /// most [`MAX_LINE_BYTES`]). `bytes` starts at the start of a line.
@@ -180,7 +168,9 @@ fn split(bytes: &[u8], piece: &mut impl FnMut(&[u8])) -> usize {
             .get(at..bytes.len().min(at + MAX_LINE_BYTES + 1))
             .unwrap_or_default();
         // Every line that ends in the window is at most MAX_LINE_BYTES long.
-        if let Some(q) = memrchr(b'\n', window) {
+        // The last newline lies a line's length from the end: a plain backward search (memchr's `memrchr`
+        // would add its own code to the page for no gain).
+        if let Some(q) = window.iter().rposition(|b| *b == b'\n') {
             piece(window.get(..=q).unwrap_or_default());
             at += q + 1;
         } else if window.len() > MAX_LINE_BYTES {
@@ -225,7 +215,7 @@ pub fn whole_lines_prefix(bytes: &[u8]) -> usize {
     let half = MAX_LINE_BYTES / 2;
     if !bytes
         .chunks(half)
-        .any(|w| w.len() == half && memchr(b'\n', w).is_none())
+        .any(|w| w.len() == half && memchr::memchr(b'\n', w).is_none())
     {
         return bytes.len();
     }

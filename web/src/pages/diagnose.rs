@@ -264,7 +264,7 @@ pub fn DiagnosePage() -> impl IntoView {
     }
     let cancel = {
         let current = current.clone();
-        move |()| {
+        move || {
             current.fetch_add(1, Ordering::SeqCst);
             progress.update(|p| {
                 if let Some(Progress::Reading { name, total }) = p {
@@ -281,10 +281,10 @@ pub fn DiagnosePage() -> impl IntoView {
         current.fetch_add(1, Ordering::SeqCst);
     });
     let on_file = UnsyncCallback::new(move |f: web_sys::File| file.set(Some(f)));
-    let remove = UnsyncCallback::new(move |()| {
+    let remove = move || {
         file.set(None);
         log.set(String::new());
-    });
+    };
     view! {
         <section aria-labelledby="page-title">
             <h1 id="page-title">"Diagnose a run"</h1>
@@ -300,7 +300,7 @@ pub fn DiagnosePage() -> impl IntoView {
                 value=log
                 on_file=on_file
             />
-            {move || progress.get().map(|p| progress_view(p, bytes_done, UnsyncCallback::new(cancel.clone()), remove))}
+            {move || progress.get().map(|p| progress_view(p, bytes_done, cancel.clone(), remove))}
             <DiagnoseControls />
             {move || match answer.get() {
                 ViewState::Streaming => match progress.with(|p| match p {
@@ -353,10 +353,9 @@ fn DiagnoseControls() -> impl IntoView {
 fn progress_view(
     p: Progress,
     bytes_done: RwSignal<f64>,
-    cancel: UnsyncCallback<()>,
-    remove: UnsyncCallback<()>,
+    cancel: impl Fn() + 'static,
+    remove: impl Fn() + 'static,
 ) -> AnyView {
-    use leptos::callback::Callable;
     match p {
         Progress::Reading { name, total } => view! {
             <div class="progress" id="log-progress-box" role="status">
@@ -368,7 +367,7 @@ fn progress_view(
                     )}
                 </label>
                 <progress id="log-progress" max=shortest(total.max(1.0)) prop:value=move || bytes_done.get()></progress>
-                <button type="button" id="log-cancel" on:click=move |_| cancel.run(())>"Cancel"</button>
+                <button type="button" id="log-cancel" on:click=move |_| cancel()>"Cancel"</button>
             </div>
         }
         .into_any(),
@@ -376,7 +375,7 @@ fn progress_view(
             <p class="file-note" id="log-file-note">
                 "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
                 " in this page, in chunks; nothing was uploaded. "
-                <button type="button" on:click=move |_| remove.run(())>"Remove"</button>
+                <button type="button" on:click=move |_| remove()>"Remove"</button>
             </p>
         }
         .into_any(),
