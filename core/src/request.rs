@@ -206,6 +206,7 @@ pub fn advise_json(
         "fidelity" => answer(request, clock, crate::stats::fidelity::fidelity),
         "bench" => answer(request, clock, crate::bench::bench),
         "bench-history" => answer(request, clock, crate::bench::history),
+        "diagnose" => answer(request, clock, crate::diagnose::diagnose),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -231,6 +232,7 @@ pub const ADVISORS: &[&str] = &[
     "bench",
     "bench-history",
     "inference",
+    "diagnose",
 ];
 
 #[cfg(test)]
