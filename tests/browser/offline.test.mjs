@@ -1,0 +1,137 @@
+// Works offline and installs (issue 17): after one visit the service worker (web/sw.js, written by trunk's
+// hook web/build-sw.mjs) has cached every file of the site, so with the network off the page reloads and
+// diagnoses a log pasted through the real clipboard (Ctrl+V, never `fill`); no request leaves the site; the
+// manifest parses (Chromium's own parser) and its icons load at their declared sizes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { APP_URL, guard, launch, launchPersistent } from './harness.mjs';
+
+const SITE = new URL(APP_URL).origin;
+const LOG = readFileSync(new URL('../fixtures/diagnose/second-gpu-idle.csv', import.meta.url), 'utf8');
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Requests outside the site fail and are recorded (the page's and the worker's). */
+async function siteOnly(context) {
+  const outside = [];
+  const isOutside = url => !['data:', 'blob:'].includes(url.protocol) && url.origin !== SITE;
+  await context.route(isOutside, route => { outside.push(route.request().url()); return route.abort(); });
+  context.on('request', r => { if (isOutside(new URL(r.url()))) outside.push(r.url()); });
+  return outside;
+}
+
+/** Loads the page and waits until its service worker is activated and controls it. */
+async function firstVisit(context, search = '') {
+  const page = await context.newPage();
+  const problems = guard(page);
+  await page.goto(new URL(search, APP_URL).href);
+  await page.waitForSelector('#page-title', { timeout: 20000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 30000 });
+  return { page, problems };
+}
+
+test('offline: after one visit the page reloads with the network off and diagnoses a log pasted with Ctrl+V', async () => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const outside = await siteOnly(context);
+  try {
+    const { page, problems } = await firstVisit(context, '?page=diagnose');
+
+    // The worker's list is this build's files, and the cache holds every one of them.
+    const { files, cached, referenced } = await page.evaluate(async () => {
+      const sw = await (await fetch('sw.js')).text();
+      const files = JSON.parse(sw.match(/const FILES = (\[.*?\]);/s)[1]);
+      const names = await caches.keys();
+      const cached = [];
+      for (const name of names) for (const r of await (await caches.open(name)).keys()) cached.push(r.url);
+      const base = document.baseURI;
+      const referenced = [...document.querySelectorAll('script[src], link[href]')]
+        .map(e => e.src || e.href)
+        .concat(Object.values(document.querySelector('script[data-kg-js]').dataset).map(u => new URL(u, base).href));
+      return { files: files.map(f => new URL(f, base).href), cached, referenced };
+    });
+    assert.deepEqual([...cached].sort(), [...files].sort(), 'the cache holds exactly the listed files');
+    for (const url of referenced) assert.ok(files.includes(url), `index.html's ${url} is cached`);
+    for (const f of ['index.html', 'boot.js', 'manifest.webmanifest', 'icons/icon-192.png', 'icons/icon-512.png',
+      'icons/maskable-512.png']) {
+      assert.ok(files.includes(new URL(f, APP_URL).href), `${f} is cached`);
+    }
+    for (const ext of ['_bg.wasm', '.js', '.css']) {
+      assert.ok(files.some(u => /-[0-9a-f]{16}/.test(u) && u.endsWith(ext)), `a hashed *${ext} is cached`);
+    }
+    assert.ok(!files.some(u => u.endsWith('/sw.js')), 'the worker does not cache itself');
+
+    await context.setOffline(true);
+    // The network is really off: a site file the worker does not hold (sw.js itself) no longer loads.
+    const probe = await context.newPage();
+    await assert.rejects(probe.goto(new URL('sw.js', APP_URL).href), /ERR_INTERNET_DISCONNECTED/);
+    await probe.close();
+
+    const served = [];
+    page.on('response', r => served.push([r.url(), r.fromServiceWorker()]));
+    await page.reload();
+    await page.waitForSelector('#page-title', { timeout: 20000 });
+    assert.ok(served.length >= 4, `the page, boot.js, glue, wasm and css were requested (${served.length})`);
+    assert.deepEqual(served.filter(([, sw]) => !sw), [], 'every response came from the service worker');
+
+    await page.evaluate(text => navigator.clipboard.writeText(text), LOG);
+    await page.focus('#log-paste');
+    await page.keyboard.press('Control+V');
+    await page.waitForSelector('.verdicts .verdict-second-gpu-idle', { timeout: 20000 });
+    assert.ok(await page.locator('table.gpus tbody tr').count() >= 2, 'a row per GPU');
+
+    assert.deepEqual(outside, [], 'no request left the site');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('installs: the manifest parses, its icons load at their sizes, Chromium finds the page installable', async () => {
+  // A profile on disk: Chromium never offers to install from an incognito context (Playwright's default).
+  const profile = mkdtempSync(join(tmpdir(), 'kgadvise-install-'));
+  const context = await launchPersistent(profile);
+  const outside = await siteOnly(context);
+  try {
+    const { page, problems } = await firstVisit(context);
+    const cdp = await context.newCDPSession(page);
+    const { url, errors, data } = await cdp.send('Page.getAppManifest');
+    assert.equal(url, new URL('manifest.webmanifest', APP_URL).href);
+    assert.deepEqual(errors, [], "Chromium's manifest parser reports nothing");
+    const manifest = JSON.parse(data);
+    assert.equal(manifest.short_name, 'kgadvise');
+    assert.equal(manifest.display, 'standalone');
+    for (const key of ['start_url', 'scope', 'id']) {
+      assert.equal(new URL(manifest[key], url).href, APP_URL, `${key} is the site folder, relative`);
+    }
+    const css = readFileSync(new URL('../../web/style.css', import.meta.url), 'utf8');
+    for (const key of ['theme_color', 'background_color']) assert.ok(css.includes(manifest[key]), `${key} is a style.css colour`);
+
+    const purposes = new Set();
+    for (const icon of manifest.icons) {
+      const src = new URL(icon.src, url).href;
+      assert.ok(src.startsWith(APP_URL), `${icon.src} is on the site`);
+      const size = await page.evaluate(src => new Promise((resolve, reject) => {
+        const img = new Image();
+        img.onload = () => resolve(`${img.naturalWidth}x${img.naturalHeight}`);
+        img.onerror = () => reject(new Error(`${src} did not load`));
+        img.src = src;
+      }), src);
+      if (icon.sizes !== 'any') assert.equal(size, icon.sizes, `${icon.src} is ${icon.sizes}`);
+      purposes.add(`${icon.purpose} ${icon.sizes}`);
+    }
+    for (const p of ['any 192x192', 'any 512x512', 'maskable 512x512']) assert.ok(purposes.has(p), `an icon ${p}`);
+
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors, [], 'Chromium finds the page installable');
+    assert.deepEqual(outside, [], 'no request left the site');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
