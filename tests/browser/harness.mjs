@@ -19,9 +19,9 @@ export async function launchPersistent(dir, options = {}) {
 }
 
 /** Puts the guards on a page: what goes wrong is pushed to the returned list. */
-export function guard(page) {
+export function guard(page, site = APP_URL) {
   const problems = [];
-  const local = new URL(APP_URL).host;
+  const local = new URL(site).host;
   page.on('pageerror', e => problems.push(`pageerror: ${e}`));
   page.on('console', m => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   page.on('request', r => {

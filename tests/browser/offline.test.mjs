@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { APP_URL, guard, launch, launchPersistent } from './harness.mjs';
@@ -17,19 +18,20 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 /** Requests outside the site fail and are recorded (the page's and the worker's). */
-async function siteOnly(context) {
+async function siteOnly(context, site = APP_URL) {
   const outside = [];
-  const isOutside = url => !['data:', 'blob:'].includes(url.protocol) && url.origin !== SITE;
+  const origin = new URL(site).origin;
+  const isOutside = url => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin;
   await context.route(isOutside, route => { outside.push(route.request().url()); return route.abort(); });
   context.on('request', r => { if (isOutside(new URL(r.url()))) outside.push(r.url()); });
   return outside;
 }
 
 /** Loads the page and waits until its service worker is activated and controls it. */
-async function firstVisit(context, search = '') {
+async function firstVisit(context, search = '', site = APP_URL) {
   const page = await context.newPage();
-  const problems = guard(page);
-  await page.goto(new URL(search, APP_URL).href);
+  const problems = guard(page, site);
+  await page.goto(new URL(search, site).href);
   await page.waitForSelector('#page-title', { timeout: 20000 });
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 30000 });
   return { page, problems };
@@ -88,6 +90,65 @@ test('offline: after one visit the page reloads with the network off and diagnos
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+/**
+ * The site at APP_URL behind a server of this test, on its own origin (so its own worker and caches), whose
+ * `deploy()` switches it to the next deploy: a changed index.html and the sw.js trunk's hook would write for
+ * it (a new version). The browser's update check of sw.js is not seen by Playwright's routing, hence a server.
+ */
+async function deployableSite() {
+  let deployed = false;
+  const server = createServer(async (req, res) => {
+    const upstream = await fetch(new URL(req.url.slice(1), APP_URL));
+    let body = Buffer.from(await upstream.arrayBuffer());
+    const path = new URL(req.url, APP_URL).pathname;
+    if (deployed && path.endsWith('/sw.js')) {
+      body = Buffer.from(body.toString().replace(/const VERSION = "[0-9a-f]{16}";/, 'const VERSION = "next-deploy";'));
+    } else if (deployed && (path.endsWith('/') || path.endsWith('/index.html'))) {
+      body = Buffer.from(body.toString().replace('<title>', '<meta name="kg-deploy" content="next" /><title>'));
+    }
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' });
+    res.end(body);
+  });
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    deploy: () => { deployed = true; },
+    close: () => new Promise(resolve => server.close(resolve)),
+  };
+}
+
+test('a new deploy: the changed sw.js caches the new files, deletes the old cache, and the next load is the new site', async () => {
+  const site = await deployableSite();
+  const context = await browser.newContext();
+  const outside = await siteOnly(context, site.url);
+  try {
+    const { page, problems } = await firstVisit(context, '', site.url);
+    const before = await page.evaluate(() => caches.keys());
+    assert.equal(before.length, 1);
+    assert.equal(before[0].replace(/ [0-9a-f]{16}$/, ''), `kgadvise ${site.url}`, 'named by the site folder and a version');
+
+    site.deploy();
+    await page.evaluate(async () => {
+      const taken = new Promise(resolve => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      await (await navigator.serviceWorker.getRegistration()).update();
+      await taken;
+    });
+    // The page changes hands when the new worker activates; the old cache goes once its activation is done.
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+    assert.deepEqual(await page.evaluate(() => caches.keys()), [`kgadvise ${site.url} next-deploy`], 'the new cache only');
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('#page-title', { timeout: 20000 });
+    assert.equal(await page.locator('meta[name="kg-deploy"]').count(), 1, 'the reload is the new deploy, from the cache');
+    assert.deepEqual(outside, [], 'no request left the site');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await site.close();
   }
 });
 
