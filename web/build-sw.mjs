@@ -2,7 +2,7 @@
 // web/sw.js with the list of files to cache and the cache version filled in. Runs in every trunk build
 // (scripts/build-site.sh, the plain stable `trunk build --release`, `trunk serve`) after trunk has staged
 // every output, so the list holds this build's hashed names and whatever copied folders (examples/, icons/)
-// hold, with no list kept by hand. The version is a hash of every listed file's path and bytes and of the
+// hold, with no list kept by hand. The version is a hash of every staged file's path and bytes and of the
 // template: any change to the site gives a new sw.js, which is how the browser learns of a deploy.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,13 +29,17 @@ function files(dir, prefix = '') {
 }
 
 const template = readFileSync(join(source, SW), 'utf8');
-const list = files(stage);
-if (!list.includes('index.html')) {
+const staged = files(stage);
+if (!staged.includes('index.html')) {
   console.error(`web/build-sw.mjs: no index.html in ${stage}`);
   process.exit(1);
 }
+// A debug build (`trunk serve`) caches nothing: its worker only deletes what a release build cached, so each
+// rebuild shows at the next load instead of the one after.
+const release = process.env.TRUNK_PROFILE === 'release';
+const list = release ? staged : [];
 const version = createHash('sha256').update(template);
-for (const rel of list) {
+for (const rel of staged) {
   version.update(`${rel}\0`).update(createHash('sha256').update(readFileSync(join(stage, rel))).digest());
 }
 const urls = list.map((rel) => rel.split('/').map(encodeURIComponent).join('/'));
@@ -51,4 +55,4 @@ const code = template.split('\n').filter((line) => !line.trimStart().startsWith(
 let out = fill(code, "/*@VERSION*/", JSON.stringify(version.digest('hex').slice(0, 16)));
 out = fill(out, '/*@FILES*/', JSON.stringify(urls));
 writeFileSync(join(stage, SW), out);
-console.log(`web/build-sw.mjs: ${SW} caches ${list.length} files`);
+console.log(`web/build-sw.mjs: ${SW} caches ${list.length} files${release ? '' : ' (a debug build caches nothing)'}`);

@@ -1,6 +1,6 @@
 // trunk's post_build hook web/build-sw.mjs on a staging folder of its own (no browser): the service worker lists
 // every staged file, folders included (the examples/ of a later page need no change to the worker), with
-// URL-safe names, never itself or dot files; its version follows the files' bytes.
+// URL-safe names, never itself or dot files; its version follows the files' bytes; a debug build lists none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,9 +11,10 @@ import { Script } from 'node:vm';
 
 const WEB = new URL('../../web/', import.meta.url).pathname;
 
-function build(stage) {
+function build(stage, profile = 'release') {
   execFileSync('node', [join(WEB, 'build-sw.mjs')], {
-    cwd: WEB, env: { ...process.env, TRUNK_STAGING_DIR: stage, TRUNK_SOURCE_DIR: WEB }, stdio: 'pipe',
+    cwd: WEB, env: { ...process.env, TRUNK_STAGING_DIR: stage, TRUNK_SOURCE_DIR: WEB, TRUNK_PROFILE: profile },
+    stdio: 'pipe',
   });
   const sw = readFileSync(join(stage, 'sw.js'), 'utf8');
   new Script(sw); // valid JavaScript
@@ -40,7 +41,12 @@ test('build-sw: every staged file is listed, examples/ included, and a changed f
     assert.equal(build(stage).version, first.version, 'the same files give the same version');
 
     writeFileSync(join(stage, 'examples/quota/reset.csv'), 'd');
-    assert.notEqual(build(stage).version, first.version, 'a changed example file is a new deploy');
+    const second = build(stage);
+    assert.notEqual(second.version, first.version, 'a changed example file is a new deploy');
+
+    const debug = build(stage, 'debug');
+    assert.deepEqual(debug.files, [], 'a debug build (trunk serve) caches nothing');
+    assert.equal(debug.version, second.version);
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
