@@ -2,8 +2,9 @@
 // This is the template: trunk's post_build hook (web/build-sw.mjs, Trunk.toml) writes the built site's sw.js
 // from it with the two values below filled in: every file of the built site (index.html, boot.js, the hashed
 // wasm, glue and css, the manifest, icons, and whatever a copied folder such as examples/ holds) and a
-// version made from their contents. A deploy that changes any file changes sw.js, so the browser installs
-// the new worker, which caches the new files; it then takes over and deletes the old cache.
+// version made from their contents (a debug build, `trunk serve`, lists no files: it caches nothing). A
+// deploy that changes any file changes sw.js, so the browser installs the new worker, which caches the new
+// files; it then takes over and deletes the old cache.
 // Every site file is answered from the cache, the page included, so a page and its hashed files always come
 // from one deploy; a new deploy shows from the load after the one that installed it. Nothing outside the
 // site folder is touched: other requests go to the network as if there were no worker.
