@@ -194,6 +194,9 @@ pub fn advise_json(
     }
     match command {
         "cap" => answer(request, clock, crate::quota::cap::cap),
+        "quota" => answer(request, clock, crate::quota::quota),
+        "plan" => answer(request, clock, crate::quota::plan::plan),
+        "tpu" => answer(request, clock, crate::quota::tpu::tpu),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -205,7 +208,7 @@ pub fn advise_json(
 }
 
 /// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &["cap"];
+pub const ADVISORS: &[&str] = &["cap", "quota", "plan", "tpu"];
 
 #[cfg(test)]
 mod tests {

@@ -104,15 +104,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let quota_plannable = match &args.quota {
         Some(path) => {
             let now = global.now()?;
-            let report = super::quota::load(
-                path,
-                args.runs.as_deref(),
-                false,
-                None,
-                now,
-                &thresholds,
-                |_| {},
-            )?;
+            let report =
+                super::quota::load(path, args.runs.as_deref(), false, None, now, &thresholds)?;
             (
                 report.gpu.as_ref().map(|q| q.plannable),
                 report.tpu.as_ref().map(|q| q.plannable),
