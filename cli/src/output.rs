@@ -5,12 +5,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
+use kgadvise_core::Finding;
 use kgadvise_core::request::{Overrides, RequestError};
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::rulebook::finding::has_errors;
 use kgadvise_core::rulebook::report::Report;
 use kgadvise_core::text::when::{DateRole, parse_time};
-use kgadvise_core::Finding;
 
 /// Flags every subcommand accepts.
 #[derive(Debug, clap::Args)]
