@@ -31,7 +31,7 @@ pub struct Args {
     /// TPU hours remaining now (plans the TPU too).
     #[arg(long, value_name = "H")]
     pub tpu_remaining: Option<f64>,
-    /// The next reset (refreshAt of `kaggle quota`); default: the next Saturday 00:00 UTC.
+    /// The next reset (refreshAt of `kaggle quota`); default: the facts' weekly reset.
     #[arg(long, value_name = "T")]
     pub refresh_at: Option<String>,
     /// GPU hours held by running sessions (subtracted: plannable = remaining - reserved).
@@ -46,13 +46,13 @@ pub struct Args {
     /// Folds of a full CV run.
     #[arg(long, value_name = "K", requires = "fold_hours")]
     pub folds: Option<u32>,
-    /// One-fold screens per full-CV promotion (default 5; the seed says 4-6).
+    /// One-fold screens per full-CV promotion (default: threshold.plan.screens-per-promotion).
     #[arg(long, value_name = "S")]
     pub screens_per_promotion: Option<u32>,
     /// The --quota figure was read just now.
     #[arg(long)]
     pub live: bool,
-    /// Weekly GPU hours when they differ from the 30 h of the facts (floating quota, e.g. 45).
+    /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
     #[arg(long, value_name = "H")]
     pub weekly_hours: Option<f64>,
 }

@@ -12,8 +12,9 @@ const EXAMPLES: &str = "Examples:
   kgadvise tpu --t4-hours 6 --gpu-plannable 20 --queue-hours 24
   kgadvise tpu --t4-hours 30 --quota quota.csv --json
 
-TPU finish = now + queue (13 h default, 10-24 h observed) + 20 min start-up + T4 time / 5.
-GPU finish = now + T4 time when the GPU hours suffice, else the rest waits for the reset.";
+TPU finish = now + queue + start-up + T4 time / the TPU's speed-up, per session.
+GPU finish = now + T4 time when the GPU hours suffice, else the rest waits for the reset.
+The default queue, start-up and speed-up are the rules' facts: kgadvise explain KQ030.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -24,13 +25,13 @@ pub struct Args {
     /// GPU hours plannable now (default: from --quota, else assumed sufficient).
     #[arg(long, value_name = "H")]
     pub gpu_plannable: Option<f64>,
-    /// TPU queue wait, hours (default 13).
+    /// TPU queue wait, hours (default: the facts' typical wait).
     #[arg(long, value_name = "Q")]
     pub queue_hours: Option<f64>,
-    /// TPU hours remaining this week (default: from --quota, else the weekly 20 h).
+    /// TPU hours remaining this week (default: from --quota, else the weekly TPU hours of the facts).
     #[arg(long, value_name = "H")]
     pub tpu_remaining: Option<f64>,
-    /// The next reset (default: from --quota, else the next Saturday 00:00 UTC).
+    /// The next reset (default: from --quota, else the facts' weekly reset).
     #[arg(long, value_name = "T")]
     pub refresh_at: Option<String>,
     /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.

@@ -181,7 +181,7 @@ pub fn PlanPage() -> impl IntoView {
                     id="refresh"
                     label="Next reset (optional)"
                     key="refresh"
-                    placeholder="next Saturday 00:00 UTC"
+                    placeholder="the usual weekly reset"
                     hint="refreshAt of `kaggle quota`; a time without a zone is UTC."
                 />
                 <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpu" numeric=true />
