@@ -11,8 +11,8 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::quota::{
-    HOURS_PER_WEEK, Observed, QuotaForm, QuotaReading, QuotaReport, QuotaText, hours_between,
-    quota_state, reading_from_numbers, round2,
+    HOURS_PER_WEEK, Observed, QuotaForm, QuotaReading, QuotaReport, QuotaText, RunsLog,
+    hours_between, quota_state, read_runs_log, reading_from_numbers, round2,
 };
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
@@ -251,12 +251,13 @@ impl Figures {
 fn quota_of(
     request: &PlanRequest,
     figures: &Figures,
+    runs: Option<&RunsLog>,
     now: DateTime<Utc>,
     thresholds: &Thresholds,
 ) -> Result<QuotaReport, RequestError> {
     let text = QuotaText {
         quota: request.quota.as_deref().unwrap_or(""),
-        runs: request.runs.as_deref(),
+        runs: None,
         live: request.live,
         read_at: request.read_at.as_deref(),
     };
@@ -280,13 +281,7 @@ fn quota_of(
         }
     };
     figures.adjust(&mut reading);
-    Ok(quota_state(
-        &reading,
-        text.runs_log().as_ref(),
-        observed,
-        now,
-        thresholds,
-    ))
+    Ok(quota_state(&reading, runs, observed, now, thresholds))
 }
 
 /// `kgadvise plan`: the budget of the GPU (and of the TPU when the quota has it) until the deadline.
@@ -294,6 +289,19 @@ fn quota_of(
 pub fn plan(request: &PlanRequest, clock: DateTime<Utc>) -> Result<PlanReport, RequestError> {
     let now = now_of(request.now.as_deref(), clock)?;
     let thresholds = request.set.thresholds()?;
+    let runs = request.runs.as_deref().map(read_runs_log);
+    plan_at(request, runs.as_ref(), now, &thresholds)
+}
+
+/// [`plan`] with the runs log as read, at the time `now`, with the `thresholds` given: for a surface that
+/// takes none of `runs`, `now` and `set` (the page), which then carries no code to read them. The
+/// request's own `runs`, `now` and `set` are not read.
+pub fn plan_at(
+    request: &PlanRequest,
+    runs: Option<&RunsLog>,
+    now: DateTime<Utc>,
+    thresholds: &Thresholds,
+) -> Result<PlanReport, RequestError> {
     let Some(deadline) = time("deadline", request.deadline.as_deref(), DateRole::Deadline)? else {
         return Err(RequestError::new(
             "deadline",
@@ -302,14 +310,14 @@ pub fn plan(request: &PlanRequest, clock: DateTime<Utc>) -> Result<PlanReport, R
     };
     let figures = Figures::of(request)?;
     let fold = fold_cost(request)?;
-    let quota = quota_of(request, &figures, now, &thresholds)?;
+    let quota = quota_of(request, &figures, runs, now, thresholds)?;
     plan_on(
         quota,
         deadline,
         fold,
         request.screens_per_promotion,
         now,
-        &thresholds,
+        thresholds,
     )
 }
 

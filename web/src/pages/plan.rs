@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, WeekBudget, fmt_h};
 use kgadvise_core::quota::{self, QuotaReport};
+use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::text::number::shortest;
 use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
@@ -124,7 +125,7 @@ pub fn plan_request(i: &PlanInputs, paste: &str) -> Result<Option<PlanRequest>, 
 /// The page's inputs (and an optional pasted quota) → the plan, as `kgadvise plan` computes it.
 pub fn plan_answer(i: &PlanInputs, paste: &str, now: DateTime<Utc>) -> PlanAnswer {
     match plan_request(i, paste) {
-        Ok(Some(request)) => match plan::plan(&request, now) {
+        Ok(Some(request)) => match plan::plan_at(&request, None, now, &Thresholds::defaults()) {
             Ok(r) => PlanAnswer::Report(Box::new(r)),
             Err(e) => PlanAnswer::Error(e.render(label(&e.field))),
         },
