@@ -100,7 +100,7 @@ test('quota & plan: a picked real quota file (CRLF, Windows) plans; typing repla
   await page.waitForFunction(() => /quota file photo\.png: /.test(document.querySelector('.error')?.textContent ?? ''));
   await page.fill('#quota-paste', 'not a quota at all');
   assert.equal(await page.locator('#quota-paste-file-note').count(), 0, 'typing replaces the file');
-  assert.match(await text(page, '.error'), /pasted quota:/);
+  assert.match(await text(page, '.error'), /pasted quota line 1: /);
   check();
 });
 
