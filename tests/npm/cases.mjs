@@ -99,16 +99,20 @@ export function fixtureCases() {
     { fn: 'tpu', request: { t4Hours: 6, gpuPlannable: 20, queueHours: 24 } },
     { fn: 'tpu', request: { t4Hours: 30 }, files: { quota: fixture('quota/table.txt') } },
     // check: every kernel folder of the fixtures (KM*), with its flags; collect: every kg_run.json (KR*).
+    // (tests/fixtures/kernel also holds kaggle-logs.md, which says where the logs' format comes from.)
     ...entries(fixture('kernel'))
+      .filter(isDir)
       .flatMap((rule) => entries(rule))
       .filter((dir) => existsSync(join(dir, 'kernel-metadata.json')))
       .map((dir) => ({ fn: 'check', ...kernelFolder(dir) })),
     ...entries(fixture('kernel'))
+      .filter(isDir)
       .flatMap((rule) => entries(rule))
       .filter((dir) => existsSync(join(dir, 'kg_run.json')))
       .map((dir) => ({ fn: 'collect', files: { report: join(dir, 'kg_run.json') } })),
     // collect for a kernel without kg_run.json: every folder with a status.txt, its log beside it.
     ...entries(fixture('kernel'))
+      .filter(isDir)
       .flatMap((rule) => entries(rule))
       .filter((dir) => existsSync(join(dir, 'status.txt')))
       .map((dir) => {
