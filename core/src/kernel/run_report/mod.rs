@@ -51,7 +51,8 @@ pub struct CollectRequest {
     /// The `-t` cap the kernel was pushed with, in whole seconds: a log that ends at about the cap was
     /// stopped by it.
     pub timeout_seconds: Option<u64>,
-    /// What the answer calls the report (a file name, as given); default `kg_run.json`.
+    /// What the answer calls the report (a file name, as given); default `kg_run.json`, or for a kernel
+    /// without one the kernel its status names (`owner/slug`).
     pub input: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     pub now: Option<String>,
