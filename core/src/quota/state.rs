@@ -439,6 +439,7 @@ fn spent_since(
 /// The rules of one accelerator's quota, in the order their findings are added.
 const ACCELERATOR_RULES: &[fn(&Accelerator, &Thresholds, &mut Findings)] = &[
     week_rolled_over,
+    total_unknown,
     reset_assumed,
     hours_reserved,
     pending_pushes_hold_their_cap,
@@ -466,6 +467,22 @@ fn week_rolled_over(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
             fixed(a.read.total, 2),
             fixed(a.read.total, 2),
             rfc3339(a.next_reset)
+        ),
+    );
+}
+
+/// KQ009: the input did not give the weekly total (kgkit's `total_h: 0`): the facts' weekly hours stand
+/// in for it, in the rolled-over week and in every reset a plan counts.
+fn total_unknown(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
+    if !a.read.total_unknown {
+        return;
+    }
+    out.add(
+        rule::KQ009,
+        format!(
+            "{}: the input gives no weekly total (kgkit writes total_h 0 when it could not read it); planned on the weekly {} h of the facts",
+            a.resource.name(),
+            shortest(a.read.total)
         ),
     );
 }

@@ -600,6 +600,22 @@ fn a_re_push_replaces_the_older_reservation_and_cpu_runs_hold_nothing() {
 }
 
 #[test]
+fn a_kgkit_total_of_zero_is_unknown_not_zero() {
+    let cache = r#"{"used_h": 12.5, "remaining_h": 17.5, "total_h": 0, "refresh_at": "2026-09-12T00:00:00Z", "fetched_at": "2026-09-11T10:00:00Z"}"#;
+    let r = read_quota(cache).unwrap();
+    let g = r.gpu.as_ref().unwrap();
+    assert!(g.total_unknown);
+    assert_eq!(g.total, 30.0);
+    // the week rolled over: a full week of the facts' hours, not 0
+    let rep = quota_state(&r, None, Observed::Unknown, at("2026-09-15T10:00:00Z"), &t());
+    assert_eq!(rep.gpu.as_ref().unwrap().remaining, 30.0);
+    assert!(rules_of(&rep).contains(&"KQ009"));
+    let known = read_quota(&cache.replace("\"total_h\": 0", "\"total_h\": 30")).unwrap();
+    let rep = quota_state(&known, None, Observed::Unknown, at("2026-09-15T10:00:00Z"), &t());
+    assert!(!rules_of(&rep).contains(&"KQ009"));
+}
+
+#[test]
 fn no_reservation_no_kq004() {
     let csv = read_quota(TABLE).unwrap();
     let rep = quota_state(
@@ -686,6 +702,7 @@ proptest! {
             total,
             reserved,
             refresh_at: Some(base + Duration::minutes(refresh_min)),
+            total_unknown: false,
         };
         let reading = QuotaReading { form: QuotaForm::Numbers, gpu: Some(q), tpu: None, fetched_at: None, reset_in_days: None, notes: vec![] };
         let line = format!(
