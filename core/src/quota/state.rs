@@ -223,6 +223,8 @@ struct Accelerator {
     held: Vec<Reservation>,
     /// When they count from (the figure's read time, else now).
     counted_from: DateTime<Utc>,
+    /// With a runs log, the week's used hours (as read) that no logged run can account for.
+    unlogged: Option<f64>,
     reserved: f64,
     plannable: f64,
     hours_to_reset: f64,
@@ -374,6 +376,16 @@ impl Accelerator {
             spent,
             held,
             counted_from: run.observed_at.unwrap_or(now),
+            unlogged: match (runs, rolled) {
+                (Some(log), false) => Some(unlogged_hours(
+                    resource,
+                    log,
+                    q.used,
+                    run.observed_at.unwrap_or(now),
+                    next_reset - week(),
+                )),
+                _ => None,
+            },
             reserved,
             plannable,
             hours_to_reset,
@@ -434,6 +446,46 @@ fn spent_since(
         .fold(0.0, |sum, (h, _)| sum + h)
 }
 
+/// The week's used hours (as read at `read_at`) that no run of the log can account for: `used` less the
+/// most the log's runs on this accelerator can have spent in the week before the reading. Each run counts
+/// at most its logged hours (`gpu_hours`, else its cap) and at most the time from its push to its end
+/// (its finish, or the reading while in flight) inside the week: an upper bound, so what is left was
+/// surely spent elsewhere.
+fn unlogged_hours(
+    resource: Resource,
+    log: &RunsLog,
+    used: f64,
+    read_at: DateTime<Utc>,
+    week_start: DateTime<Utc>,
+) -> f64 {
+    let charged_to = match resource {
+        Resource::Gpu => RunAccelerator::Gpu,
+        Resource::Tpu => RunAccelerator::Tpu,
+    };
+    let book = rulebook();
+    let default_cap = match resource {
+        Resource::Gpu => book.fact_value(fact::QUOTA_DEFAULT_RUN_CAP_HOURS),
+        Resource::Tpu => book.fact_value(fact::QUOTA_TPU_SESSION_HOURS),
+    };
+    let logged: f64 = log
+        .runs
+        .iter()
+        .filter(|run| run.accelerator == charged_to)
+        .map(|run| {
+            let most = run.gpu_hours.or(run.hours).unwrap_or(default_cap);
+            let end = run.finished_at.unwrap_or(read_at).min(read_at);
+            let window = match run.pushed_at {
+                Some(pushed) => hours_between(pushed.max(week_start), end).max(0.0),
+                // no push time: the whole week up to its end, when it ended inside it
+                None if end > week_start => hours_between(week_start, end),
+                None => 0.0,
+            };
+            most.min(window)
+        })
+        .fold(0.0, |sum, h| sum + h);
+    (used - logged).max(0.0)
+}
+
 // ------------------------------------------------------------------ rules
 
 /// The rules of one accelerator's quota, in the order their findings are added.
@@ -443,6 +495,7 @@ const ACCELERATOR_RULES: &[fn(&Accelerator, &Thresholds, &mut Findings)] = &[
     reset_assumed,
     hours_reserved,
     pending_pushes_hold_their_cap,
+    hours_spent_by_no_logged_run,
     hours_expire_at_the_reset,
     nothing_plannable,
 ];
@@ -633,6 +686,28 @@ fn replaced_runs_skipped(run: &QuotaRun, _: &Thresholds, out: &mut Findings) {
         )
         .with_title("A re-push replaces the kernel's older reservation")
         .with_fix("Nothing to do: only the newest push of a kernel holds hours."),
+    );
+}
+
+/// KQ016: the week's used hours exceed what the runs log's runs can have spent: an unlogged session
+/// (an interactive one burns quota while open, even idle) is spending quota.
+fn hours_spent_by_no_logged_run(a: &Accelerator, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(unlogged) = a.unlogged else {
+        return;
+    };
+    if unlogged <= thresholds.get(threshold::QUOTA_UNLOGGED_HOURS) {
+        return;
+    }
+    out.add(
+        rule::KQ016,
+        format!(
+            "{}: {} h used this week by the reading at {}, at most {} h of them by runs in the log: {} h spent by no logged run (an interactive session, which burns quota while open even when idle, or a session started elsewhere)",
+            a.resource.name(),
+            fixed(a.read.used, 2),
+            rfc3339(a.counted_from),
+            fixed(a.read.used - unlogged, 2),
+            fixed(unlogged, 2)
+        ),
     );
 }
 
