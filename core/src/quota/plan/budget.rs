@@ -214,7 +214,7 @@ impl Budget {
     /// The budget in one sentence, as the CLI and the page show it:
     /// `11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the
     /// final week (final models and inference kernels), explore with 41 h.` In the final week every hour
-    /// goes to the final models.
+    /// goes to the final models, diverse members before extra seeds.
     pub fn sentence(&self, deadline: &str, final_week: bool) -> String {
         let mut s = format!(
             "{} h now + {} weekly reset{} x {} h = {} {}-hours until {}",
@@ -231,8 +231,9 @@ impl Budget {
             crate::text::when::display_utc(deadline)
         );
         if final_week {
+            // KQ011's advice (KG §3.6): diversity beats seeds.
             s.push_str(&format!(
-                "; all {} h go to final models and inference kernels.",
+                "; all {} h go to final models and inference kernels, diverse members (another backbone family or resolution) before extra seeds.",
                 fmt_h(self.total_hours)
             ));
         } else {

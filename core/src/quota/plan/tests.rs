@@ -433,7 +433,8 @@ fn budget_sentence_both_phases() {
     assert_eq!(
         one.sentence("2026-12-17T23:59:00Z", true),
         "11 h now + 1 weekly reset x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; all 71 h go to final \
-         models and inference kernels."
+         models and inference kernels, diverse members (another backbone family or resolution) before \
+         extra seeds."
     );
 }
 
