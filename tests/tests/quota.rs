@@ -159,7 +159,10 @@ fn the_ledger_counts_from_the_reading() {
     // the shortest queue wait (10 h) after its push, so 5 h of its 8 h cap were in the figure
     assert_eq!(
         held("tpu"),
-        [row("me/tpu-queued", "queued", 9.0), row("me/tpu-run", "running", 3.0)]
+        [
+            row("me/tpu-queued", "queued", 9.0),
+            row("me/tpu-run", "running", 3.0)
+        ]
     );
     // me/done ran 08:00-09:30: only the 0.5 h after the reading counts; me/cpu-done counts nowhere
     assert_eq!(v["gpu"]["spent_since_hours"].as_f64(), Some(0.5));

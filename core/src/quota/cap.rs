@@ -246,7 +246,11 @@ fn cap_line(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
             if run.tpu {
                 out.uses(fact::QUOTA_TPU_CHIPS);
             }
-            let per = if run.tpu { " (one process per chip)" } else { "" };
+            let per = if run.tpu {
+                " (one process per chip)"
+            } else {
+                ""
+            };
             format!(
                 "{} x (ceil({folds}/{gpus}){per} = {rounds} rounds x {} h + {} h overhead = {} h)",
                 shortest(run.factor),

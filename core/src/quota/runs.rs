@@ -151,4 +151,3 @@ pub fn read_runs_log(text: &str) -> RunsLog {
     }
     log
 }
-

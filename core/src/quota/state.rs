@@ -13,9 +13,9 @@ use crate::quota::{
 };
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::{Thresholds, rulebook};
 use crate::rulebook::ids::{fact, rule, threshold};
 use crate::rulebook::report::{Closed, Findings, Report};
+use crate::rulebook::{Thresholds, rulebook};
 use crate::text::number::{fixed, shortest};
 use crate::text::when::{DateRole, parse_time, rfc3339};
 
@@ -501,8 +501,12 @@ const ACCELERATOR_RULES: &[fn(&Accelerator, &Thresholds, &mut Findings)] = &[
 ];
 
 /// The rules of the quota as a whole, after those of each accelerator.
-const QUOTA_RULES: &[fn(&QuotaRun, &Thresholds, &mut Findings)] =
-    &[no_figure, stale_runs_skipped, replaced_runs_skipped, not_live];
+const QUOTA_RULES: &[fn(&QuotaRun, &Thresholds, &mut Findings)] = &[
+    no_figure,
+    stale_runs_skipped,
+    replaced_runs_skipped,
+    not_live,
+];
 
 /// KQ002: the stored reset has passed; the week rolled over.
 fn week_rolled_over(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
@@ -583,7 +587,10 @@ fn hours_reserved(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
 /// One reservation for people: the kernel, how it holds, its cap and what it holds.
 fn describe_reservation(r: &Reservation) -> String {
     let cap = if r.cap_assumed {
-        format!("{} h cap (the session limit: none logged)", shortest(r.cap_hours))
+        format!(
+            "{} h cap (the session limit: none logged)",
+            shortest(r.cap_hours)
+        )
     } else {
         format!("{} h cap", shortest(r.cap_hours))
     };
@@ -717,7 +724,14 @@ fn pending_pushes_hold_their_cap(a: &Accelerator, _: &Thresholds, out: &mut Find
         .held
         .iter()
         .filter(|r| r.holding == Holding::Pending)
-        .map(|r| format!("{} (line {}, {} h)", r.kernel, r.line, fixed(r.reserved_hours, 2)))
+        .map(|r| {
+            format!(
+                "{} (line {}, {} h)",
+                r.kernel,
+                r.line,
+                fixed(r.reserved_hours, 2)
+            )
+        })
         .collect();
     if pending.is_empty() {
         return;

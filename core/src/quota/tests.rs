@@ -506,7 +506,9 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
 
 /// One run of a ledger test: a runs-log line for kernel `k`.
 fn run_line(k: &str, accelerator: &str, hours: Option<f64>, pushed: &str, status: &str) -> String {
-    let hours = hours.map(|h| format!(", \"hours\": {h}")).unwrap_or_default();
+    let hours = hours
+        .map(|h| format!(", \"hours\": {h}"))
+        .unwrap_or_default();
     format!(
         r#"{{"kernel": "{k}", "accelerator": "{accelerator}"{hours}, "pushed_at": "{pushed}", "status": "{status}"}}"#
     )
@@ -522,12 +524,24 @@ fn held(text: &str, read: Option<&str>, now: &str) -> Vec<(String, f64)> {
 
 #[test]
 fn a_running_run_holds_its_cap_less_what_it_ran_before_the_reading() {
-    let log = run_line("me/a", "NvidiaTeslaT4", Some(6.0), "2026-09-15T04:00:00Z", "running");
+    let log = run_line(
+        "me/a",
+        "NvidiaTeslaT4",
+        Some(6.0),
+        "2026-09-15T04:00:00Z",
+        "running",
+    );
     let now = "2026-09-15T10:00:00Z";
     // read at 06:00: 2 h of the 6 h cap are in the figure, 4 h held, whatever the time now
-    assert_eq!(held(&log, Some("2026-09-15T06:00:00Z"), now), [("me/a".into(), 4.0)]);
+    assert_eq!(
+        held(&log, Some("2026-09-15T06:00:00Z"), now),
+        [("me/a".into(), 4.0)]
+    );
     // read before the push: the whole cap
-    assert_eq!(held(&log, Some("2026-09-14T06:00:00Z"), now), [("me/a".into(), 6.0)]);
+    assert_eq!(
+        held(&log, Some("2026-09-14T06:00:00Z"), now),
+        [("me/a".into(), 6.0)]
+    );
     // undated: counted from now (6 h ran: nothing left)
     assert_eq!(held(&log, None, now), [("me/a".into(), 0.0)]);
 }
@@ -535,7 +549,13 @@ fn a_running_run_holds_its_cap_less_what_it_ran_before_the_reading() {
 #[test]
 fn a_queued_job_holds_its_whole_cap_for_its_whole_wait() {
     // queued 20 h ago with a 4 h cap: past cap + 1 h, but a TPU queue lasts up to 24 h
-    let log = run_line("me/q", "TpuV5E8", Some(4.0), "2026-09-14T14:00:00Z", "queued");
+    let log = run_line(
+        "me/q",
+        "TpuV5E8",
+        Some(4.0),
+        "2026-09-14T14:00:00Z",
+        "queued",
+    );
     assert_eq!(
         held(&log, Some("2026-09-15T09:00:00Z"), "2026-09-15T10:00:00Z"),
         [("me/q".into(), 4.0)]
@@ -552,7 +572,13 @@ fn a_tpu_run_without_a_cap_holds_the_tpu_session_limit() {
         held(&log, Some("2026-09-15T09:30:00Z"), "2026-09-15T10:00:00Z"),
         [("me/t".into(), 9.0)]
     );
-    let gpu = run_line("me/g", "NvidiaTeslaT4", None, "2026-09-15T09:00:00Z", "queued");
+    let gpu = run_line(
+        "me/g",
+        "NvidiaTeslaT4",
+        None,
+        "2026-09-15T09:00:00Z",
+        "queued",
+    );
     assert_eq!(
         held(&gpu, Some("2026-09-15T09:30:00Z"), "2026-09-15T10:00:00Z"),
         [("me/g".into(), 12.0)]
@@ -561,14 +587,30 @@ fn a_tpu_run_without_a_cap_holds_the_tpu_session_limit() {
 
 #[test]
 fn a_pending_push_holds_its_whole_cap_until_a_newer_version() {
-    let pending = run_line("me/p", "NvidiaTeslaT4", Some(3.0), "2026-09-10T09:00:00Z", "pending");
+    let pending = run_line(
+        "me/p",
+        "NvidiaTeslaT4",
+        Some(3.0),
+        "2026-09-10T09:00:00Z",
+        "pending",
+    );
     // five days later: never stale, never decayed
     assert_eq!(
-        held(&pending, Some("2026-09-15T09:00:00Z"), "2026-09-15T10:00:00Z"),
+        held(
+            &pending,
+            Some("2026-09-15T09:00:00Z"),
+            "2026-09-15T10:00:00Z"
+        ),
         [("me/p".into(), 3.0)]
     );
     // Kaggle lists a newer version: the later entry replaces it
-    let later = run_line("me/p", "NvidiaTeslaT4", Some(3.0), "2026-09-15T09:00:00Z", "complete");
+    let later = run_line(
+        "me/p",
+        "NvidiaTeslaT4",
+        Some(3.0),
+        "2026-09-15T09:00:00Z",
+        "complete",
+    );
     let l = ledger(
         &read_runs_log(&format!("{pending}\n{later}\n")),
         None,
@@ -583,12 +625,35 @@ fn a_pending_push_holds_its_whole_cap_until_a_newer_version() {
 #[test]
 fn a_re_push_replaces_the_older_reservation_and_cpu_runs_hold_nothing() {
     let text = [
-        run_line("me/r", "NvidiaTeslaT4", Some(5.0), "2026-09-15T07:00:00Z", "running"),
-        run_line("me/cpu", "none", Some(5.0), "2026-09-15T07:00:00Z", "running"),
-        run_line("me/r", "NvidiaTeslaT4", Some(2.0), "2026-09-15T08:00:00Z", "running"),
+        run_line(
+            "me/r",
+            "NvidiaTeslaT4",
+            Some(5.0),
+            "2026-09-15T07:00:00Z",
+            "running",
+        ),
+        run_line(
+            "me/cpu",
+            "none",
+            Some(5.0),
+            "2026-09-15T07:00:00Z",
+            "running",
+        ),
+        run_line(
+            "me/r",
+            "NvidiaTeslaT4",
+            Some(2.0),
+            "2026-09-15T08:00:00Z",
+            "running",
+        ),
     ]
     .join("\n");
-    let l = ledger(&read_runs_log(&text), Some(at("2026-09-15T09:00:00Z")), at("2026-09-15T10:00:00Z"), &t());
+    let l = ledger(
+        &read_runs_log(&text),
+        Some(at("2026-09-15T09:00:00Z")),
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
     let by: Vec<(&str, usize, f64)> = l
         .held
         .iter()
@@ -607,11 +672,23 @@ fn a_kgkit_total_of_zero_is_unknown_not_zero() {
     assert!(g.total_unknown);
     assert_eq!(g.total, 30.0);
     // the week rolled over: a full week of the facts' hours, not 0
-    let rep = quota_state(&r, None, Observed::Unknown, at("2026-09-15T10:00:00Z"), &t());
+    let rep = quota_state(
+        &r,
+        None,
+        Observed::Unknown,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
     assert_eq!(rep.gpu.as_ref().unwrap().remaining, 30.0);
     assert!(rules_of(&rep).contains(&"KQ009"));
     let known = read_quota(&cache.replace("\"total_h\": 0", "\"total_h\": 30")).unwrap();
-    let rep = quota_state(&known, None, Observed::Unknown, at("2026-09-15T10:00:00Z"), &t());
+    let rep = quota_state(
+        &known,
+        None,
+        Observed::Unknown,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
     assert!(!rules_of(&rep).contains(&"KQ009"));
 }
 
