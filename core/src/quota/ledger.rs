@@ -134,7 +134,8 @@ pub fn ledger(
         if !ACTIVE_STATUSES.contains(&run.status.as_str()) {
             continue;
         }
-        if let Some(newer) = log.runs[i + 1..].iter().find(|r| r.kernel == run.kernel) {
+        let newer = log.runs.iter().skip(i + 1).find(|r| r.kernel == run.kernel);
+        if let Some(newer) = newer {
             ledger.replaced.push(format!(
                 "{} (line {}, {}): pushed again on line {} ({}), which replaces it",
                 run.kernel, run.line, run.status, newer.line, newer.status
@@ -157,8 +158,9 @@ pub fn ledger(
 }
 
 /// What one in-flight run holds, or why it is stale: in flight longer than it can be (running: its cap
-/// + margin since it started; queued: the longest queue wait + cap + margin since the push). A pending
-/// push never turns stale: only a newer version of the kernel ends it (or `kgkit gpu release`).
+/// plus the margin since it started; queued: the longest queue wait, its cap and the margin since the
+/// push). A pending push never turns stale: only a newer version of the kernel ends it (or `kgkit gpu
+/// release`).
 fn reservation(
     run: &LoggedRun,
     limits: &Limits,
