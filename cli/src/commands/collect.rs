@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use kgadvise_core::kernel::run_report::{self, CollectReport, CollectRequest, FoldOutcome};
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise collect runs/effb0-train/kg_run.json
@@ -57,7 +57,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let (name, bytes) = read_report(&args.file)?;
     let files = [("report", name.as_str())];
     let request = CollectRequest {
-        report: run_report::report_text(&bytes).map_err(|e| CliError::request(e, &files))?,
+        report: file_text("collect", "report", &name, &bytes)?,
         input: Some(name.clone()),
         now: global.now.clone(),
         set: global.overrides(),
