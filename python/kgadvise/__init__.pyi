@@ -39,7 +39,7 @@ class DiagnoseReport(Dict[str, Any]):
 
 #: Every advisor function by name.
 FUNCTIONS: List[str]
-#: The functions this build answers in-process (the others raise InputError "unknown advisor").
+#: The functions answered in-process by the core: all of FUNCTIONS.
 ADVISORS: List[str]
 
 def advise(command: str, **request: Any) -> Report:

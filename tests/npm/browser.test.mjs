@@ -1,8 +1,7 @@
 // The package in a browser with no bundler: a plain HTML page served locally loads it through an import
 // map (`import * as kg from 'kgadvise'`), calls `await init()`, reads a nvidia-smi log (UTF-16, as
-// PowerShell writes it) as bytes and answers `diagnose` as the CLI does; until core answers diagnose by
-// request, the page answers `cap` instead, and says which. It also shows a refusal (code 2) and a trap
-// (code 3) followed by an answer. Headless Debian Chromium through playwright-core, flags as
+// PowerShell writes it) as bytes and answers `diagnose` as the CLI does. It also shows a refusal (code 2)
+// and a trap (code 3) followed by an answer. Headless Debian Chromium through playwright-core, flags as
 // tests/browser/harness.mjs; any console error, page error, failed request or other host fails it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -25,9 +24,8 @@ import * as kg from 'kgadvise';
 const out = {};
 try { kg.cap({ measured: 1 }); } catch (e) { out.beforeInit = e.code; }
 await kg.init();
-out.fn = kg.advisors().includes('diagnose') ? 'diagnose' : 'cap';
 const log = new Uint8Array(await (await fetch('./gpu.csv')).arrayBuffer());
-out.report = out.fn === 'diagnose' ? kg.diagnose({ log, now: '${CLOCK}' }) : kg.cap({ measured: 10, now: '${CLOCK}' });
+out.report = kg.diagnose({ log, now: '${CLOCK}' });
 try { kg.cap({ measured: -1 }); } catch (e) { out.refusal = { name: e.name, code: e.code, field: e.field, message: e.message }; }
 try { kg.__trapForTests(); } catch (e) { out.trap = e.code; }
 out.after = kg.cap({ measured: 3, now: '${CLOCK}' }).cap_hours;
@@ -68,12 +66,12 @@ test('a plain HTML page loads the package and answers as the CLI does', { timeou
     const out = JSON.parse(await page.textContent('#out'));
     assert.deepEqual(problems, []);
     assert.equal(out.beforeInit, 3, 'a call before init() says to call it');
-    const cli = out.fn === 'diagnose' ? runCli(['diagnose', LOG]) : runCli(['cap', '--measured', '10']);
-    assert.deepEqual(out.report, cli.json, `${out.fn} in the page = the CLI's --json`);
+    const cli = runCli(['diagnose', LOG]);
+    assert.deepEqual(out.report, cli.json, "diagnose in the page = the CLI's --json");
+    assert.ok(out.report.verdicts.includes('input-bound'), JSON.stringify(out.report.verdicts));
     assert.deepEqual(out.refusal, { name: 'KgadviseError', code: 2, field: 'measured', message: 'measured -1: expected a positive number of hours' });
     assert.equal(out.trap, 3);
     assert.equal(out.after, 4.2);
-    console.log(`the page answered ${out.fn}${out.fn === 'cap' ? ' (core does not answer diagnose by request yet)' : ''}`);
   } finally {
     await browser.close();
     server.kill();
