@@ -239,6 +239,8 @@ pub const FILE_INPUTS: &[(&str, &str, Decoding)] = &[
             rule: None,
         },
     ),
+    ("collect", "status", Decoding::Lenient),
+    ("collect", "log", Decoding::Lenient),
     ("compare", "idea", CSV),
     ("compare", "control", CSV),
     ("compare", "folds", FOLD_SCORES),

@@ -77,7 +77,7 @@ test('kernel check: a dropped kernel-metadata.json and a picked code file are ch
   // A broken file: its parse error, with the file's name.
   await page.setInputFiles('#metadata-paste-file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"id": ') });
   await page.waitForSelector('.error');
-  assert.match(await text(page, '.error'), /^broken\.json: /);
+  assert.match(await text(page, '.error'), /^broken\.json line 1: not valid JSON/);
   assert.ok(!page.url().includes('kernel-metadata'), 'nothing of the file in the URL');
   check();
 });

@@ -8,7 +8,7 @@
 // request has its own `now`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,7 +58,7 @@ export const CLI = {
   cap: { argv: ['cap'] },
   tpu: { argv: ['tpu'], files: ['quota'] },
   check: { argv: ['check'], positional: 'metadata', files: ['metadata', 'quota', 'runs'] },
-  collect: { argv: ['collect'], positional: 'report', files: ['report'] },
+  collect: { argv: ['collect'], positional: 'report', files: ['report', 'status', 'log'] },
   compare: { argv: ['compare'], files: ['idea', 'control', 'folds'], whole: (p) => `--idea ${p.idea} / --control ${p.control}` },
   prune: { argv: ['prune'], files: ['baseline', 'current', 'folds'], whole: (p) => `--baseline ${p.baseline} / --current ${p.current}` },
   fidelity: { argv: ['fidelity'], positional: 'backlog', files: ['backlog'] },
@@ -78,6 +78,20 @@ function fileFor(key, text) {
   const path = join(scratch, `${key}-${Math.random().toString(36).slice(2)}`);
   writeFileSync(path, text);
   return path;
+}
+
+/**
+ * A kernel folder for the CLI when a case pairs a metadata file with a code file from elsewhere: the
+ * metadata, and the case's code file under the name the metadata gives it. Its metadata file's path.
+ */
+function kernelFolderFor(metadataPath, codePath, codeName) {
+  scratch ??= mkdtempSync(join(tmpdir(), 'kgadvise-npm-'));
+  const dir = mkdtempSync(join(scratch, 'kernel-'));
+  const metadata = join(dir, 'kernel-metadata.json');
+  copyFileSync(metadataPath, metadata);
+  mkdirSync(dirname(join(dir, codeName)), { recursive: true });
+  copyFileSync(codePath, join(dir, codeName));
+  return metadata;
 }
 
 /** A file's text as the CLI reads JSON (UTF-8 or UTF-16, a BOM dropped), to find what the CLI looks for. */
@@ -109,8 +123,9 @@ function checkFiles(metadataPath) {
   const at = (rel) => (rel.startsWith('/') ? rel : `${folder}/${rel}`);
   const candidates = [...new Set([written, written.replaceAll('\\', '/')])].map(at);
   const found = candidates.find((p) => existsSync(p) && statSync(p).isFile());
-  if (!found) return { out: { ...out, codePath: candidates[0] } };
-  return { out: { ...out, code: readFileSync(found), codeBytes: statSync(found).size, codePath: found }, code: found };
+  const named = written.replaceAll('\\', '/');
+  if (!found) return { out: { ...out, codePath: candidates[0] }, named };
+  return { out: { ...out, code: readFileSync(found), codeBytes: statSync(found).size, codePath: found }, code: found, named };
 }
 
 /** A file's modification time as the CLI words it (RFC 3339, as many decimals as it takes: SecondsFormat::AutoSi). */
@@ -155,16 +170,22 @@ function translateOnce({ fn, request = {}, files = {} }) {
   if (fn === 'check') {
     // The CLI reads the code file the metadata names, next to it; the case's own are what it would find.
     for (const key of ['input', 'code', 'codeBytes', 'codePath']) delete js[key];
-    const found = checkFiles(paths.metadata);
+    let found = checkFiles(paths.metadata);
     assert.ok(!('code' in request), 'check: inline code cannot be given to the CLI (write the kernel folder)');
     if ('code' in paths) {
-      assert.equal(paths.code, found.code, `check: the CLI finds ${found.code ?? 'no code file'} for ${paths.metadata}, not ${paths.code}`);
+      if (paths.code !== found.code) {
+        // The case pairs the metadata with another code file: the CLI reads them as one kernel folder.
+        assert.ok(found.named && !found.named.startsWith('/'), `check: ${paths.metadata} names no relative code file for ${paths.code}`);
+        paths.metadata = kernelFolderFor(paths.metadata, paths.code, found.named);
+        names.metadata = paths.metadata;
+        found = checkFiles(paths.metadata);
+      }
       delete paths.code;
     }
     Object.assign(js, found.out);
     if (found.out.codePath) names.code = found.out.codePath;
   }
-  if (fn === 'collect') js.input = paths.report;
+  if (fn === 'collect' && paths.report) js.input = paths.report;
   // A quota file that is not live is as old as its modification time (unless readAt says when).
   if ((fn === 'quota' || fn === 'plan') && paths.quota && !request.live && request.readAt === undefined) {
     js.readAt = modifiedAt(paths.quota);
