@@ -130,12 +130,6 @@ pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Ve
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// The text of a text box as a local file named `name`, without copying it into wasm.
-pub fn text_as_file(area: &web_sys::HtmlTextAreaElement, name: &str) -> Option<web_sys::File> {
-    let text = js_sys::Reflect::get(area, &wasm_bindgen::JsValue::from_str("value")).ok()?;
-    web_sys::File::new_with_str_sequence(&js_sys::Array::of1(&text), name).ok()
-}
-
 /// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:
 /// a zero-delay timer, so a whole task boundary passes, not just a microtask.
 pub async fn yield_to_browser() {
@@ -159,14 +153,30 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
     }
 }
 
-/// A size for people: `812 bytes`, `12.3 KiB`, `95.4 MiB`.
+/// A size for people: `1 byte`, `812 bytes`, `12.3 KiB`, `95.4 MiB`.
 pub fn size_text(bytes: f64) -> String {
     const KIB: f64 = 1024.0;
     if bytes < KIB {
-        format!("{} bytes", fixed(bytes, 0))
+        counted(bytes as u64, "byte", "bytes")
     } else if bytes < KIB * KIB {
         format!("{} KiB", fixed(bytes / KIB, 1))
     } else {
         format!("{} MiB", fixed(bytes / (KIB * KIB), 1))
     }
+}
+
+/// A count for people, with its noun in the right number and thousands grouped: `1 sample`,
+/// `0 lines`, `172,801 lines`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + many.len() + 1);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push(' ');
+    out.push_str(if n == 1 { one } else { many });
+    out
 }

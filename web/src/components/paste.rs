@@ -1,25 +1,68 @@
 //! A large paste (a quota table, a kernel-metadata.json) or a local file, chosen with a labelled file
 //! input or dropped on the box: kept in the page, never in the URL, never uploaded, and always shown back
-//! as text.
+//! as text. A page that reads its input in chunks (Diagnose) takes a paste of megabytes straight from the
+//! paste event: the browser never lays it out in the box, which shows its first lines instead.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use leptos::callback::{Callable, UnsyncCallback};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{read_bytes, size_text, text_as_file};
+use crate::browser::{read_bytes, size_text};
 
 /// The pages that read a file whole (all but Diagnose, which reads in chunks) refuse bigger files.
 pub const WHOLE_FILE_MAX_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
-/// A paste of at least this many UTF-16 units goes to `on_file` as a file, out of the box: laying out
-/// megabytes of text in a textarea alone freezes the tab for seconds, and the file is read in chunks.
-pub const BIG_PASTE_UNITS: u32 = 1 << 20;
+/// A paste of at least this many bytes (UTF-8) goes to `stream`, never into the box: laying out megabytes
+/// of text in a textarea alone freezes the tab for seconds (13 s for 11.5 MB in headless Chromium).
+pub const BIG_PASTE_BYTES: usize = 1 << 20;
 
-/// The name a big paste gets when it is handed on as a file.
+/// The name a big paste goes by in the page's notes.
 pub const BIG_PASTE_NAME: &str = "the pasted log";
+
+/// How much of a big paste the box shows: its first lines, and at most this many bytes of them.
+pub const PREVIEW_LINES: usize = 20;
+const PREVIEW_BYTES: usize = 4096;
+
+/// An input a page reads in chunks (Diagnose): a local file, or a paste too big for the box.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Streamed {
+    File(web_sys::File),
+    /// A big paste as the clipboard gave it, in UTF-8; the box shows its first lines.
+    Pasted(Arc<str>),
+}
+
+impl Streamed {
+    /// The file's name, or "the pasted log".
+    pub fn name(&self) -> String {
+        match self {
+            Streamed::File(f) => f.name(),
+            Streamed::Pasted(_) => BIG_PASTE_NAME.to_string(),
+        }
+    }
+
+    /// Its size in bytes.
+    pub fn size(&self) -> f64 {
+        match self {
+            Streamed::File(f) => f.size(),
+            Streamed::Pasted(t) => t.len() as f64,
+        }
+    }
+}
+
+/// The first `PREVIEW_LINES` lines of a text, at most `PREVIEW_BYTES` of it (cut at a character).
+pub fn first_lines(text: &str) -> &str {
+    let mut end = text
+        .match_indices('\n')
+        .nth(PREVIEW_LINES - 1)
+        .map_or(text.len(), |(i, _)| i)
+        .min(PREVIEW_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
 
 /// A local file read whole: its name and its bytes, decoded by the page as the CLI decodes that input.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +79,7 @@ impl LoadedFile {
 }
 
 /// The text box, and when the page takes files, a file input and a drop zone on the box. A file goes either
-/// to `file` (read whole here) or to `on_file` (the page reads it, e.g. in chunks).
+/// to `file` (read whole here) or to `stream` (the page reads it in chunks), and so does a big paste.
 #[component]
 pub fn PasteArea(
     id: &'static str,
@@ -47,16 +90,16 @@ pub fn PasteArea(
     /// Take a local file and read it whole into this slot; typing in the box empties it.
     #[prop(optional)]
     file: Option<RwSignal<Option<LoadedFile>>>,
-    /// Take a local file and hand it to the page unread.
+    /// Hand a local file, or a paste of megabytes, to the page unread; typing in the box empties it.
     #[prop(optional)]
-    on_file: Option<UnsyncCallback<web_sys::File>>,
+    stream: Option<RwSignal<Option<Streamed>, LocalStorage>>,
     /// The file input's `accept` (e.g. ".csv,.txt").
     #[prop(optional)]
     accept: &'static str,
 ) -> impl IntoView {
     let hint_id = format!("{id}-hint");
     let has_hint = !hint.is_empty();
-    let takes_files = file.is_some() || on_file.is_some();
+    let takes_files = file.is_some() || stream.is_some();
     let file_id = format!("{id}-file");
     let note = RwSignal::new(None::<String>);
     let dragging = RwSignal::new(false);
@@ -66,9 +109,9 @@ pub fn PasteArea(
         latest.update_value(|n| *n = n.wrapping_add(1));
         dragging.set(false);
         note.set(None);
-        if let Some(page) = on_file {
+        if let Some(slot) = stream {
             value.set(String::new());
-            page.run(f);
+            slot.set(Some(Streamed::File(f)));
         } else if let Some(slot) = file {
             value.set(String::new());
             read_whole(f, slot, note, latest);
@@ -100,6 +143,40 @@ pub fn PasteArea(
         {
             take(f);
         }
+    };
+    // A big paste for `stream`, out of the box (which then shows its first lines).
+    let take_text = move |text: String| {
+        latest.update_value(|n| *n = n.wrapping_add(1));
+        note.set(None);
+        value.set(String::new());
+        if let Some(slot) = stream {
+            slot.set(Some(Streamed::Pasted(text.into())));
+        }
+    };
+    // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it.
+    let on_paste = move |ev: leptos::ev::ClipboardEvent| {
+        if stream.is_none() {
+            return;
+        }
+        if let Some(text) = ev
+            .clipboard_data()
+            .and_then(|d| d.get_data("text/plain").ok())
+            .filter(|t| t.len() >= BIG_PASTE_BYTES)
+        {
+            ev.prevent_default();
+            take_text(text);
+        }
+    };
+    // What the box shows: a big paste's first lines, or the text.
+    let shown = move || {
+        stream
+            .and_then(|slot| {
+                slot.with(|s| match s {
+                    Some(Streamed::Pasted(t)) => Some(first_lines(t).to_string()),
+                    _ => None,
+                })
+            })
+            .unwrap_or_else(|| value.get())
     };
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if takes_files {
@@ -137,16 +214,21 @@ pub fn PasteArea(
                     autocomplete="off"
                     placeholder=placeholder
                     aria-describedby=has_hint.then(|| hint_id.clone())
-                    prop:value=move || value.get()
+                    prop:value=shown
+                    on:paste=on_paste
                     on:input=move |ev| {
-                        if let Some(page) = on_file
-                            && let Some(f) = big_paste_as_file(&ev)
-                        {
-                            value.set(String::new());
-                            page.run(f);
-                            return;
+                        let text = event_target_value(&ev);
+                        if let Some(slot) = stream {
+                            // Megabytes that reached the box some other way (dropped text).
+                            if text.len() >= BIG_PASTE_BYTES {
+                                take_text(text);
+                                return;
+                            }
+                            if slot.with_untracked(Option::is_some) {
+                                slot.set(None);
+                            }
                         }
-                        value.set(event_target_value(&ev));
+                        value.set(text);
                         if let Some(slot) = file {
                             latest.update_value(|n| *n = n.wrapping_add(1));
                             slot.set(None);
@@ -172,20 +254,6 @@ pub fn PasteArea(
             {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
         </div>
     }
-}
-
-/// A big paste as a file, and the box emptied; the text stays in JavaScript (no copy into wasm).
-fn big_paste_as_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
-    let area = ev
-        .target()?
-        .dyn_into::<web_sys::HtmlTextAreaElement>()
-        .ok()?;
-    if area.text_length() < BIG_PASTE_UNITS {
-        return None;
-    }
-    let f = text_as_file(&area, BIG_PASTE_NAME)?;
-    area.set_value("");
-    Some(f)
 }
 
 /// Reads a file whole into `slot`; a file too big or unreadable is said in `note`.

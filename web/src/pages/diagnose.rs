@@ -1,7 +1,8 @@
 //! Diagnose a run (`kgadvise diagnose`): paste or drop an nvidia-smi log of any format, and/or type the three
 //! bench rates → verdicts fix-first with their evidence, a per-GPU table and a utilisation timeline per GPU with
-//! the verdict thresholds drawn. The form and the log become core's `DiagnoseRequest`, as the CLI's flags do;
-//! a big log (a file, a big paste) is pushed into the request's `Diagnoser` in chunks.
+//! the verdict thresholds drawn over the run's time. The form and the log become core's `DiagnoseRequest`, as
+//! the CLI's flags do; a big log (a file, a paste of megabytes) is pushed into the request's `Diagnoser` in
+//! chunks.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,11 +13,10 @@ use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::text::decimal::parse_f64;
 use kgadvise_core::text::number::{fixed, push_fixed, shortest};
-use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
 
-use crate::browser::{self, size_text};
-use crate::components::paste::PasteArea;
+use crate::browser::{self, counted, size_text};
+use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
 };
@@ -29,7 +29,8 @@ pub enum DiagnoseAnswer {
     Error(String),
 }
 
-/// A log (file or paste) is parsed in pieces of about this size, yielding to the browser in between.
+/// A streamed log (file or big paste) is parsed in pieces of about this size, yielding to the browser in
+/// between.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// The page's controls: (request field, URL key, label). The URL keys are those of links already shared
@@ -144,6 +145,8 @@ enum Progress {
     Done {
         name: String,
         total: f64,
+        /// A big paste (the box shows its first lines), not a file.
+        pasted: bool,
         report: Box<DiagnoseReport>,
     },
     Cancelled {
@@ -157,24 +160,37 @@ enum Progress {
 /// Pushes a streamed log into `d` in chunks, yielding to the browser between them; stops (returning
 /// `None`) as soon as `alive()` turns false (Cancel, another file, other inputs, the page left).
 async fn stream_log(
-    file: web_sys::File,
+    log: &Streamed,
     mut d: Diagnoser,
     alive: impl Fn() -> bool,
     progress: impl Fn(f64),
 ) -> Result<Option<DiagnoseReport>, String> {
-    let total = file.size();
+    let total = log.size();
     let mut done = 0.0;
     while done < total {
         let end = (done + CHUNK_BYTES as f64).min(total);
-        let chunk = browser::read_bytes(&file, done, end).await?;
-        if !alive() {
-            return Ok(None);
+        match log {
+            Streamed::File(file) => {
+                let chunk = browser::read_bytes(file, done, end).await?;
+                if !alive() {
+                    return Ok(None);
+                }
+                if chunk.is_empty() {
+                    break; // the file shrank while being read
+                }
+                done += chunk.len() as f64;
+                d.push(&chunk);
+            }
+            // Cut anywhere: the line reader joins the pieces.
+            Streamed::Pasted(text) => {
+                d.push(
+                    text.as_bytes()
+                        .get(done as usize..end as usize)
+                        .unwrap_or_default(),
+                );
+                done = end;
+            }
         }
-        if chunk.is_empty() {
-            break; // the file shrank while being read
-        }
-        done += chunk.len() as f64;
-        d.push(&chunk);
         progress(done);
         browser::yield_to_browser().await;
         if !alive() {
@@ -187,7 +203,7 @@ async fn stream_log(
 /// Reads the loaded file (or big paste) whenever it or the form changes; each read has a number, and a
 /// read whose number is no longer `current` stops at its next chunk.
 fn stream_on_change(
-    file: RwSignal<Option<web_sys::File>, LocalStorage>,
+    stream: RwSignal<Option<Streamed>, LocalStorage>,
     form: Memo<DiagnoseForm>,
     progress: RwSignal<Option<Progress>>,
     bytes_done: RwSignal<f64>,
@@ -195,7 +211,7 @@ fn stream_on_change(
 ) {
     Effect::new(move |_| {
         let me = current.fetch_add(1, Ordering::SeqCst) + 1;
-        let Some(f) = file.get() else {
+        let Some(log) = stream.get() else {
             progress.set(None);
             return;
         };
@@ -203,7 +219,8 @@ fn stream_on_change(
             progress.set(None);
             return;
         };
-        let (name, total) = (f.name(), f.size());
+        let (name, total) = (log.name(), log.size());
+        let pasted = matches!(log, Streamed::Pasted(_));
         bytes_done.set(0.0);
         progress.set(Some(Progress::Reading {
             name: name.clone(),
@@ -212,7 +229,7 @@ fn stream_on_change(
         let current = current.clone();
         leptos::task::spawn_local(async move {
             let alive = || current.load(Ordering::SeqCst) == me;
-            let result = stream_log(f, d, alive, |done| bytes_done.set(done)).await;
+            let result = stream_log(&log, d, alive, |done| bytes_done.set(done)).await;
             if !alive() {
                 return;
             }
@@ -220,6 +237,7 @@ fn stream_on_change(
                 Ok(Some(r)) => progress.set(Some(Progress::Done {
                     name,
                     total,
+                    pasted,
                     report: Box::new(r),
                 })),
                 Ok(None) => {}
@@ -235,15 +253,15 @@ fn stream_on_change(
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
     let log = RwSignal::new(String::new());
-    // A file, or a big paste taken out of the box as a file (see `PasteArea`): parsed in chunks.
-    let file = RwSignal::new_local(None::<web_sys::File>);
+    // A file, or a big paste kept out of the box (see `PasteArea`): parsed in chunks.
+    let stream = RwSignal::new_local(None::<Streamed>);
     let progress = RwSignal::new(None::<Progress>);
     let bytes_done = RwSignal::new(0.0);
     // Each parse has a number; a parse whose number is no longer the current one stops at its next chunk.
     let current = Arc::new(AtomicU64::new(0));
     let form = Memo::new(move |_| DiagnoseForm::of_url(|key| url.value(key)));
     let answer = Memo::new(move |_| {
-        if file.with(Option::is_some) {
+        if stream.with(Option::is_some) {
             return match form.with(DiagnoseForm::diagnoser) {
                 Ok(_) => ViewState::Streaming,
                 Err(e) => ViewState::Error(e),
@@ -252,15 +270,10 @@ pub fn DiagnosePage() -> impl IntoView {
         log.with(|l| form.with(|f| diagnose_answer(f, l)))
             .into_view_state()
     });
-    // Effects run in the browser only (host tests render the page once to HTML).
+    // Effects run in the browser only (host tests render the page once to HTML). (Typing replaces a
+    // streamed log: `PasteArea` empties `stream`.)
     if cfg!(target_arch = "wasm32") {
-        // Typing replaces a loaded file.
-        Effect::new(move |_| {
-            if log.with(|l| !l.is_empty()) {
-                file.set(None);
-            }
-        });
-        stream_on_change(file, form, progress, bytes_done, current.clone());
+        stream_on_change(stream, form, progress, bytes_done, current.clone());
     }
     let cancel = {
         let current = current.clone();
@@ -280,9 +293,8 @@ pub fn DiagnosePage() -> impl IntoView {
     on_cleanup(move || {
         current.fetch_add(1, Ordering::SeqCst);
     });
-    let on_file = UnsyncCallback::new(move |f: web_sys::File| file.set(Some(f)));
     let remove = move || {
-        file.set(None);
+        stream.set(None);
         log.set(String::new());
     };
     view! {
@@ -296,9 +308,9 @@ pub fn DiagnosePage() -> impl IntoView {
                 id="log-paste"
                 label=label("log")
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
-                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks; lines that cannot be read are listed with their line number."
+                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks (a paste over 1 MiB replaces the box's text, which then shows its first lines); lines that cannot be read are listed with their line number."
                 value=log
-                on_file=on_file
+                stream=stream
             />
             {move || progress.get().map(|p| progress_view(p, bytes_done, cancel.clone(), remove))}
             <DiagnoseControls />
@@ -371,18 +383,33 @@ fn progress_view(
             </div>
         }
         .into_any(),
-        Progress::Done { name, total, .. } => view! {
-            <p class="file-note" id="log-file-note">
-                "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
-                " in this page, in chunks; nothing was uploaded. "
-                <button type="button" on:click=move |_| remove()>"Remove"</button>
-            </p>
+        Progress::Done { name, total, pasted, report } => {
+            let read = format!(
+                "{name} ({}, {})",
+                size_text(total),
+                counted(report.lines as u64, "line", "lines")
+            );
+            let shown = if pasted {
+                format!(
+                    " in this page, in chunks: the box shows its first {PREVIEW_LINES} lines, and typing there replaces it. "
+                )
+            } else {
+                " in this page, in chunks; nothing was uploaded. ".to_string()
+            };
+            view! {
+                <p class="file-note" id="log-file-note">
+                    "Read "<strong class="file-name">{read}</strong>{shown}
+                    <button type="button" on:click=move |_| remove()>
+                        {if pasted { "Clear" } else { "Remove" }}
+                    </button>
+                </p>
+            }
+            .into_any()
         }
-        .into_any(),
         Progress::Cancelled { name, done, total } => view! {
             <p class="hint" id="log-cancelled">
                 {format!(
-                    "Cancelled: read {} of {} of {name}. Open the file again (or change an input) to read it.",
+                    "Cancelled: read {} of {} of {name}. Open or paste it again (or change an input) to read it.",
                     size_text(done),
                     size_text(total)
                 )}
@@ -506,57 +533,147 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
             {timelines}
             {(!notes.is_empty()).then(|| text_list("notes", notes))}
             {diagnostics}
-            <p class="formats">{format!("Read as: {} ({} lines)", r.formats.join(", "), r.lines)}</p>
+            <p class="formats">
+                {format!("Read as: {} ({})", r.formats.join(", "), counted(r.lines as u64, "line", "lines"))}
+            </p>
             <RulesUsed rules=r.rules.clone() />
         </div>
     }
 }
 
-/// One GPU's utilisation over the run: an inline SVG line with the verdict thresholds as dashed lines.
+/// The chart's drawing box (SVG user units, stretched to the chart's size: `preserveAspectRatio="none"`).
+const PLOT_W: f64 = 1000.0;
+
+/// The height in the drawing box, and the share of the chart's height from the top, of a utilisation.
+fn util_y(v: f64) -> f64 {
+    2.0 + (100.0 - v.clamp(0.0, 100.0)) * 0.96
+}
+
+/// The ticks of an x axis from 0 to `range` seconds (or samples, when `timed` is false): at most seven, at
+/// round times (`6 h`, `30 min`, `15 s`, `2 d`) or round counts, as (share of the width, label).
+fn x_ticks(range: f64, timed: bool) -> Vec<(f64, String)> {
+    const TIME_STEPS: [f64; 18] = [
+        1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0,
+        10800.0, 21600.0, 43200.0, 86400.0,
+    ];
+    let fits = |step: f64| range / step <= 6.0;
+    let step = if timed {
+        TIME_STEPS
+            .into_iter()
+            .find(|s| fits(*s))
+            .unwrap_or_else(|| (range / 6.0 / 86400.0).ceil() * 86400.0)
+    } else {
+        let mut base = 1.0;
+        loop {
+            if let Some(s) = [base, 2.0 * base, 5.0 * base]
+                .into_iter()
+                .find(|s| fits(*s))
+            {
+                break s;
+            }
+            base *= 10.0;
+        }
+    };
+    let count = (range / step + 1e-9).floor() as usize;
+    (0..=count)
+        .map(|k| {
+            let t = k as f64 * step;
+            (
+                t / range,
+                if timed {
+                    elapsed_text(t, step)
+                } else {
+                    fixed(t, 0)
+                },
+            )
+        })
+        .collect()
+}
+
+/// A tick's time since the first sample: `0`, `45 s`, `1 h 30 min`, `24 h`; whole days when the ticks are
+/// days apart.
+fn elapsed_text(t: f64, step: f64) -> String {
+    if t == 0.0 {
+        return "0".to_string();
+    }
+    if step >= 86400.0 {
+        return format!("{} d", fixed(t / 86400.0, 0));
+    }
+    let s = t as u64;
+    [(s / 3600, " h"), (s / 60 % 60, " min"), (s % 60, " s")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n}{unit}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One GPU's utilisation over the run: an inline SVG line with the verdict thresholds as dashed lines, over
+/// the time since the GPU's first sample (the sample number when the log gives no time). The axis labels are
+/// HTML beside the SVG, so they stay at the page's text size however wide the chart is drawn.
 #[component]
 fn Timeline(gpu: GpuReport) -> impl IntoView {
     if gpu.timeline.len() < 2 {
         return ().into_any();
     }
-    let (w, h, left) = (480.0, 110.0, 30.0);
-    let n = gpu.timeline.len() as f64;
+    // Point i is the mean of the utilisation samples [i × step, (i + 1) × step): drawn at their middle.
+    let last = (gpu.util_samples.max(2) - 1) as f64;
+    let step = gpu.timeline_step_samples.max(1) as f64;
     let mut points = String::new();
     for (i, v) in gpu.timeline.iter().enumerate() {
-        let x = left + i as f64 / (n - 1.0) * (w - left - 4.0);
-        let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
+        let first = i as f64 * step;
+        let middle = (first + (first + step - 1.0).min(last)) / 2.0;
         if i > 0 {
             points.push(' ');
         }
-        push_fixed(&mut points, x, 1);
+        push_fixed(&mut points, middle / last * PLOT_W, 1);
         points.push(',');
-        push_fixed(&mut points, y, 1);
+        push_fixed(&mut points, util_y(*v), 1);
     }
-    let t = Thresholds::defaults();
-    let lines = kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS
-        .iter()
-        .map(|(id, label)| {
-            let v = t.get(*id);
-            let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
-            view! {
-                <line x1=shortest(left) x2=shortest(w - 4.0) y1=shortest(y) y2=shortest(y) class="threshold"></line>
-                <text x=2 y=shortest(y + 3.0) class="threshold-label">{fixed(v, 0)}</text>
-                <desc>{format!("{label} {} % ({id})", fixed(v, 0))}</desc>
-            }
+    let span = gpu.span_s.filter(|s| *s > 0.0);
+    let ticks = x_ticks(span.unwrap_or(last), span.is_some())
+        .into_iter()
+        .map(|(x, label)| {
+            view! { <span class="tick x-tick" style:left=format!("{}%", fixed(100.0 * x, 2))>{label}</span> }
         })
         .collect_view();
+    let t = Thresholds::defaults();
+    let (mut lines, mut labels, mut desc) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, label) in kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS {
+        let v = t.get(*id);
+        let y = shortest(util_y(v));
+        lines.push(view! { <line x1=0 x2=shortest(PLOT_W) y1=y.clone() y2=y.clone() class="threshold"></line> });
+        labels.push(
+            view! { <span class="tick y-tick" style:top=format!("{y}%")>{fixed(v, 0)}</span> },
+        );
+        desc.push(format!("{label} {} % ({id})", fixed(v, 0)));
+    }
+    let per_point = counted(gpu.timeline_step_samples, "sample", "samples");
+    let across = match span {
+        Some(_) => "time since its first sample",
+        None => "sample number (the log gives no time)",
+    };
     view! {
         <figure class="timeline">
             <figcaption>
                 {format!(
-                    "GPU {} utilisation over the run ({} samples per point); dashed: the verdict thresholds",
-                    gpu.index,
-                    gpu.timeline_step_samples
+                    "GPU {} utilisation (%) by {across}, {per_point} per point; dashed: the verdict thresholds",
+                    gpu.index
                 )}
             </figcaption>
-            <svg viewBox=format!("0 0 {} {}", shortest(w), shortest(h)) role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
-                {lines}
-                <polyline points=points class="util-line"></polyline>
-            </svg>
+            <div class="plot">
+                <svg
+                    viewBox=format!("0 0 {} 100", shortest(PLOT_W))
+                    preserveAspectRatio="none"
+                    role="img"
+                    aria-label=format!("GPU {} utilisation timeline", gpu.index)
+                >
+                    <desc>{desc.join("; ")}</desc>
+                    {lines}
+                    <polyline points=points class="util-line"></polyline>
+                </svg>
+                <div aria-hidden="true">{labels}{ticks}</div>
+            </div>
         </figure>
     }
     .into_any()
