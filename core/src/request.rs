@@ -207,6 +207,9 @@ pub fn advise_json(
         "bench" => answer(request, clock, crate::bench::bench),
         "bench-history" => answer(request, clock, crate::bench::history),
         "diagnose" => answer(request, clock, crate::diagnose::diagnose),
+        "quota" => answer(request, clock, crate::quota::quota),
+        "plan" => answer(request, clock, crate::quota::plan::plan),
+        "tpu" => answer(request, clock, crate::quota::tpu::tpu),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -233,6 +236,9 @@ pub const ADVISORS: &[&str] = &[
     "bench-history",
     "inference",
     "diagnose",
+    "quota",
+    "plan",
+    "tpu",
 ];
 
 #[cfg(test)]

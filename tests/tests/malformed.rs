@@ -78,6 +78,8 @@ fn command(kind: &str, path: &Path) -> Vec<String> {
         "quota" => vec!["quota", &p],
         "runs" => vec!["quota", &api, "--runs", &p],
         "collect" => vec!["collect", &p],
+        "collect-log" => vec!["collect", "--log", &p, "--timeout-seconds", "3600"],
+        "collect-status" => vec!["collect", "--status", &p],
         "nvsmi" => vec!["diagnose", &p],
         "compare" => vec!["compare", "--idea", &p, "--control", &p, "--metric", "auc"],
         "fidelity" => vec!["fidelity", &p],

@@ -403,7 +403,7 @@ fn plan_from_a_pasted_quota_and_its_errors() {
         other => panic!("{other:?}"),
     }
     match plan_answer(&i, "what is this", now) {
-        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota:"), "{e}"),
+        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota line 1:"), "{e}"),
         other => panic!("{other:?}"),
     }
 }
