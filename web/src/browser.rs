@@ -4,6 +4,7 @@
 //! deterministic; the file reads are only called from browser events.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use kgadvise_core::text::count::counted;
 use kgadvise_core::text::number::fixed;
 
 /// Today's date for staleness checks: the browser clock in wasm, a fixed day on the host.
@@ -130,6 +131,34 @@ pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Ve
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A `DataTransfer` whose `getData` leaves its text a JavaScript string: web-sys's binding copies it
+    /// into wasm whole, which a paste of megabytes does not need at once (it is read in parts, `text_part`).
+    type TextTransfer;
+    #[wasm_bindgen(method, js_name = getData)]
+    fn get_data(this: &TextTransfer, format: &str) -> js_sys::JsString;
+}
+
+/// The plain text a paste event carries, as the clipboard gave it (not yet copied into wasm).
+pub fn pasted_text(ev: &web_sys::ClipboardEvent) -> Option<js_sys::JsString> {
+    use wasm_bindgen::JsCast;
+    let data = ev.clipboard_data()?;
+    Some(data.unchecked_into::<TextTransfer>().get_data("text/plain"))
+}
+
+/// The UTF-16 units `[start, end)` of a JavaScript string as Rust text, and where the part really ends:
+/// one unit early when `end` would split a surrogate pair (a character outside the BMP), so parts read one
+/// after another join into exactly the whole text.
+pub fn text_part(text: &js_sys::JsString, start: u32, end: u32) -> (String, u32) {
+    let end = end.min(text.length());
+    let splits_pair = end > start
+        && end < text.length()
+        && (f64::from(0xD800_u16)..f64::from(0xDC00_u16)).contains(&text.char_code_at(end - 1));
+    let end = if splits_pair { end - 1 } else { end };
+    (String::from(text.slice(start, end)), end)
+}
+
 /// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:
 /// a zero-delay timer, so a whole task boundary passes, not just a microtask.
 pub async fn yield_to_browser() {
@@ -163,20 +192,4 @@ pub fn size_text(bytes: f64) -> String {
     } else {
         format!("{} MiB", fixed(bytes / (KIB * KIB), 1))
     }
-}
-
-/// A count for people, with its noun in the right number and thousands grouped: `1 sample`,
-/// `0 lines`, `172,801 lines`.
-pub fn counted(n: u64, one: &str, many: &str) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + many.len() + 1);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out.push(' ');
-    out.push_str(if n == 1 { one } else { many });
-    out
 }

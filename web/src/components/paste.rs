@@ -9,58 +9,64 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{read_bytes, size_text};
+use crate::browser::{pasted_text, read_bytes, size_text, text_part};
 
 /// The pages that read a file whole (all but Diagnose, which reads in chunks) refuse bigger files.
 pub const WHOLE_FILE_MAX_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
-/// A paste of at least this many bytes (UTF-8) goes to `stream`, never into the box: laying out megabytes
+/// A paste of at least this many UTF-16 units goes to `stream`, never into the box: laying out megabytes
 /// of text in a textarea alone freezes the tab for seconds (13 s for 11.5 MB in headless Chromium).
-pub const BIG_PASTE_BYTES: usize = 1 << 20;
+pub const BIG_PASTE_UNITS: u32 = 1 << 20;
 
 /// The name a big paste goes by in the page's notes.
 pub const BIG_PASTE_NAME: &str = "the pasted log";
 
-/// How much of a big paste the box shows: its first lines, and at most this many bytes of them.
+/// How much of a big paste the box shows: its first lines, and at most this many UTF-16 units of them.
 pub const PREVIEW_LINES: usize = 20;
-const PREVIEW_BYTES: usize = 4096;
+const PREVIEW_UNITS: u32 = 4096;
 
 /// An input a page reads in chunks (Diagnose): a local file, or a paste too big for the box.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Streamed {
     File(web_sys::File),
-    /// A big paste as the clipboard gave it, in UTF-8; the box shows its first lines.
-    Pasted(Arc<str>),
+    /// A big paste as the clipboard gave it, a JavaScript string copied into wasm part by part as it is
+    /// read; `head` is its first lines, which the box shows.
+    Pasted {
+        text: js_sys::JsString,
+        head: Arc<str>,
+    },
 }
 
 impl Streamed {
+    /// A paste, with the first lines the box shows of it.
+    pub fn pasted(text: js_sys::JsString) -> Streamed {
+        let head = first_lines(&text_part(&text, 0, PREVIEW_UNITS).0).into();
+        Streamed::Pasted { text, head }
+    }
+
     /// The file's name, or "the pasted log".
     pub fn name(&self) -> String {
         match self {
             Streamed::File(f) => f.name(),
-            Streamed::Pasted(_) => BIG_PASTE_NAME.to_string(),
+            Streamed::Pasted { .. } => BIG_PASTE_NAME.to_string(),
         }
     }
 
-    /// Its size in bytes.
-    pub fn size(&self) -> f64 {
+    /// Its length: bytes of a file, UTF-16 units of a paste (what the reading advances by).
+    pub fn length(&self) -> f64 {
         match self {
             Streamed::File(f) => f.size(),
-            Streamed::Pasted(t) => t.len() as f64,
+            Streamed::Pasted { text, .. } => f64::from(text.length()),
         }
     }
 }
 
-/// The first `PREVIEW_LINES` lines of a text, at most `PREVIEW_BYTES` of it (cut at a character).
+/// The first `PREVIEW_LINES` lines of a text.
 pub fn first_lines(text: &str) -> &str {
-    let mut end = text
+    let end = text
         .match_indices('\n')
         .nth(PREVIEW_LINES - 1)
-        .map_or(text.len(), |(i, _)| i)
-        .min(PREVIEW_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+        .map_or(text.len(), |(i, _)| i);
     &text[..end]
 }
 
@@ -145,12 +151,12 @@ pub fn PasteArea(
         }
     };
     // A big paste for `stream`, out of the box (which then shows its first lines).
-    let take_text = move |text: String| {
+    let take_text = move |text: js_sys::JsString| {
         latest.update_value(|n| *n = n.wrapping_add(1));
         note.set(None);
         value.set(String::new());
         if let Some(slot) = stream {
-            slot.set(Some(Streamed::Pasted(text.into())));
+            slot.set(Some(Streamed::pasted(text)));
         }
     };
     // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it.
@@ -158,11 +164,7 @@ pub fn PasteArea(
         if stream.is_none() {
             return;
         }
-        if let Some(text) = ev
-            .clipboard_data()
-            .and_then(|d| d.get_data("text/plain").ok())
-            .filter(|t| t.len() >= BIG_PASTE_BYTES)
-        {
+        if let Some(text) = pasted_text(&ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
             ev.prevent_default();
             take_text(text);
         }
@@ -172,7 +174,7 @@ pub fn PasteArea(
         stream
             .and_then(|slot| {
                 slot.with(|s| match s {
-                    Some(Streamed::Pasted(t)) => Some(first_lines(t).to_string()),
+                    Some(Streamed::Pasted { head, .. }) => Some(head.to_string()),
                     _ => None,
                 })
             })
@@ -220,8 +222,8 @@ pub fn PasteArea(
                         let text = event_target_value(&ev);
                         if let Some(slot) = stream {
                             // Megabytes that reached the box some other way (dropped text).
-                            if text.len() >= BIG_PASTE_BYTES {
-                                take_text(text);
+                            if text.len() >= BIG_PASTE_UNITS as usize {
+                                take_text(text.as_str().into());
                                 return;
                             }
                             if slot.with_untracked(Option::is_some) {

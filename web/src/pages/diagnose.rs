@@ -7,15 +7,17 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use kgadvise_core::diagnose::timeline::timeline_axis;
 use kgadvise_core::diagnose::verdict::{DiagnoseReport, GpuReport};
 use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser, diagnose};
 use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::text::count::counted;
 use kgadvise_core::text::decimal::parse_f64;
 use kgadvise_core::text::number::{fixed, push_fixed, shortest};
 use leptos::prelude::*;
 
-use crate::browser::{self, counted, size_text};
+use crate::browser::{self, size_text};
 use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
@@ -144,7 +146,8 @@ enum Progress {
     },
     Done {
         name: String,
-        total: f64,
+        /// The bytes read (UTF-8 for a paste).
+        bytes: f64,
         /// A big paste (the box shows its first lines), not a file.
         pasted: bool,
         report: Box<DiagnoseReport>,
@@ -157,19 +160,20 @@ enum Progress {
     Failed(String),
 }
 
-/// Pushes a streamed log into `d` in chunks, yielding to the browser between them; stops (returning
-/// `None`) as soon as `alive()` turns false (Cancel, another file, other inputs, the page left).
+/// Pushes a streamed log into `d` in chunks, yielding to the browser between them, and returns the report
+/// and the bytes read; stops (returning `None`) as soon as `alive()` turns false (Cancel, another file,
+/// other inputs, the page left). `progress` is told how far the reading is, in `Streamed::length`'s unit.
 async fn stream_log(
     log: &Streamed,
     mut d: Diagnoser,
     alive: impl Fn() -> bool,
     progress: impl Fn(f64),
-) -> Result<Option<DiagnoseReport>, String> {
-    let total = log.size();
-    let mut done = 0.0;
+) -> Result<Option<(DiagnoseReport, f64)>, String> {
+    let total = log.length();
+    let (mut done, mut bytes) = (0.0, 0.0);
     while done < total {
         let end = (done + CHUNK_BYTES as f64).min(total);
-        match log {
+        let chunk = match log {
             Streamed::File(file) => {
                 let chunk = browser::read_bytes(file, done, end).await?;
                 if !alive() {
@@ -179,25 +183,24 @@ async fn stream_log(
                     break; // the file shrank while being read
                 }
                 done += chunk.len() as f64;
-                d.push(&chunk);
+                chunk
             }
-            // Cut anywhere: the line reader joins the pieces.
-            Streamed::Pasted(text) => {
-                d.push(
-                    text.as_bytes()
-                        .get(done as usize..end as usize)
-                        .unwrap_or_default(),
-                );
-                done = end;
+            // Copied into wasm one part at a time: never the whole paste at once.
+            Streamed::Pasted { text, .. } => {
+                let (part, part_end) = browser::text_part(text, done as u32, end as u32);
+                done = f64::from(part_end);
+                part.into_bytes()
             }
-        }
+        };
+        bytes += chunk.len() as f64;
+        d.push(&chunk);
         progress(done);
         browser::yield_to_browser().await;
         if !alive() {
             return Ok(None);
         }
     }
-    Ok(Some(d.finish()))
+    Ok(Some((d.finish(), bytes)))
 }
 
 /// Reads the loaded file (or big paste) whenever it or the form changes; each read has a number, and a
@@ -219,8 +222,8 @@ fn stream_on_change(
             progress.set(None);
             return;
         };
-        let (name, total) = (log.name(), log.size());
-        let pasted = matches!(log, Streamed::Pasted(_));
+        let (name, total) = (log.name(), log.length());
+        let pasted = matches!(log, Streamed::Pasted { .. });
         bytes_done.set(0.0);
         progress.set(Some(Progress::Reading {
             name: name.clone(),
@@ -234,9 +237,9 @@ fn stream_on_change(
                 return;
             }
             match result {
-                Ok(Some(r)) => progress.set(Some(Progress::Done {
+                Ok(Some((r, bytes))) => progress.set(Some(Progress::Done {
                     name,
-                    total,
+                    bytes,
                     pasted,
                     report: Box::new(r),
                 })),
@@ -383,10 +386,10 @@ fn progress_view(
             </div>
         }
         .into_any(),
-        Progress::Done { name, total, pasted, report } => {
+        Progress::Done { name, bytes, pasted, report } => {
             let read = format!(
                 "{name} ({}, {})",
-                size_text(total),
+                size_text(bytes),
                 counted(report.lines as u64, "line", "lines")
             );
             let shown = if pasted {
@@ -542,75 +545,18 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
 }
 
 /// The chart's drawing box (SVG user units, stretched to the chart's size: `preserveAspectRatio="none"`).
-const PLOT_W: f64 = 1000.0;
+const PLOT_W: u32 = 1000;
 
 /// The height in the drawing box, and the share of the chart's height from the top, of a utilisation.
 fn util_y(v: f64) -> f64 {
     2.0 + (100.0 - v.clamp(0.0, 100.0)) * 0.96
 }
 
-/// The ticks of an x axis from 0 to `range` seconds (or samples, when `timed` is false): at most seven, at
-/// round times (`6 h`, `30 min`, `15 s`, `2 d`) or round counts, as (share of the width, label).
-fn x_ticks(range: f64, timed: bool) -> Vec<(f64, String)> {
-    const TIME_STEPS: [f64; 18] = [
-        1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0,
-        10800.0, 21600.0, 43200.0, 86400.0,
-    ];
-    let fits = |step: f64| range / step <= 6.0;
-    let step = if timed {
-        TIME_STEPS
-            .into_iter()
-            .find(|s| fits(*s))
-            .unwrap_or_else(|| (range / 6.0 / 86400.0).ceil() * 86400.0)
-    } else {
-        let mut base = 1.0;
-        loop {
-            if let Some(s) = [base, 2.0 * base, 5.0 * base]
-                .into_iter()
-                .find(|s| fits(*s))
-            {
-                break s;
-            }
-            base *= 10.0;
-        }
-    };
-    let count = (range / step + 1e-9).floor() as usize;
-    (0..=count)
-        .map(|k| {
-            let t = k as f64 * step;
-            (
-                t / range,
-                if timed {
-                    elapsed_text(t, step)
-                } else {
-                    fixed(t, 0)
-                },
-            )
-        })
-        .collect()
-}
-
-/// A tick's time since the first sample: `0`, `45 s`, `1 h 30 min`, `24 h`; whole days when the ticks are
-/// days apart.
-fn elapsed_text(t: f64, step: f64) -> String {
-    if t == 0.0 {
-        return "0".to_string();
-    }
-    if step >= 86400.0 {
-        return format!("{} d", fixed(t / 86400.0, 0));
-    }
-    let s = t as u64;
-    [(s / 3600, " h"), (s / 60 % 60, " min"), (s % 60, " s")]
-        .into_iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, unit)| format!("{n}{unit}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// One GPU's utilisation over the run: an inline SVG line with the verdict thresholds as dashed lines, over
-/// the time since the GPU's first sample (the sample number when the log gives no time). The axis labels are
-/// HTML beside the SVG, so they stay at the page's text size however wide the chart is drawn.
+/// the time since the GPU's first sample (the sample number when the log gives no time). The line is drawn
+/// in an inner SVG stretched to the chart; the axis labels are text of the outer SVG, which has no viewBox,
+/// placed in % of its box: they stay at the page's text size however wide the chart is drawn (and need no
+/// inline style, which the CSP refuses).
 #[component]
 fn Timeline(gpu: GpuReport) -> impl IntoView {
     if gpu.timeline.len() < 2 {
@@ -626,55 +572,44 @@ fn Timeline(gpu: GpuReport) -> impl IntoView {
         if i > 0 {
             points.push(' ');
         }
-        push_fixed(&mut points, middle / last * PLOT_W, 1);
+        push_fixed(&mut points, middle / last * f64::from(PLOT_W), 1);
         points.push(',');
         push_fixed(&mut points, util_y(*v), 1);
     }
-    let span = gpu.span_s.filter(|s| *s > 0.0);
-    let ticks = x_ticks(span.unwrap_or(last), span.is_some())
+    let axis = timeline_axis(&gpu);
+    let mut labels: Vec<_> = axis
+        .ticks
         .into_iter()
-        .map(|(x, label)| {
-            view! { <span class="tick x-tick" style:left=format!("{}%", fixed(100.0 * x, 2))>{label}</span> }
-        })
-        .collect_view();
+        .map(|t| axis_label("x-tick", fixed(100.0 * t.at, 2), "100".into(), t.label))
+        .collect();
+    // The thresholds: one dashed path of horizontal lines, each labelled on the y axis.
     let t = Thresholds::defaults();
-    let (mut lines, mut labels, mut desc) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut thresholds, mut desc) = (String::new(), Vec::new());
     for (id, label) in kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS {
         let v = t.get(*id);
         let y = shortest(util_y(v));
-        lines.push(view! { <line x1=0 x2=shortest(PLOT_W) y1=y.clone() y2=y.clone() class="threshold"></line> });
-        labels.push(
-            view! { <span class="tick y-tick" style:top=format!("{y}%")>{fixed(v, 0)}</span> },
-        );
+        thresholds.push_str(&format!("M0 {y}H{PLOT_W}"));
+        labels.push(axis_label("y-tick", "0".into(), y, fixed(v, 0)));
         desc.push(format!("{label} {} % ({id})", fixed(v, 0)));
     }
-    let per_point = counted(gpu.timeline_step_samples, "sample", "samples");
-    let across = match span {
-        Some(_) => "time since its first sample",
-        None => "sample number (the log gives no time)",
-    };
     view! {
         <figure class="timeline">
-            <figcaption>
-                {format!(
-                    "GPU {} utilisation (%) by {across}, {per_point} per point; dashed: the verdict thresholds",
-                    gpu.index
-                )}
-            </figcaption>
-            <div class="plot">
-                <svg
-                    viewBox=format!("0 0 {} 100", shortest(PLOT_W))
-                    preserveAspectRatio="none"
-                    role="img"
-                    aria-label=format!("GPU {} utilisation timeline", gpu.index)
-                >
-                    <desc>{desc.join("; ")}</desc>
-                    {lines}
+            <figcaption>{axis.caption}</figcaption>
+            <svg class="plot" role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
+                <desc>{desc.join("; ")}</desc>
+                <svg viewBox=format!("0 0 {PLOT_W} 100") preserveAspectRatio="none">
+                    <path d=thresholds class="threshold"></path>
                     <polyline points=points class="util-line"></polyline>
                 </svg>
-                <div aria-hidden="true">{labels}{ticks}</div>
-            </div>
+                <g aria-hidden="true">{labels}</g>
+            </svg>
         </figure>
     }
     .into_any()
+}
+
+/// A label of a chart's axis at (`x` %, `y` %) of the outer SVG; its class (`x-tick`, `y-tick`) sets it off
+/// below or left of that point, in CSS.
+fn axis_label(class: &'static str, x: String, y: String, label: String) -> impl IntoView {
+    view! { <text class=class x=format!("{x}%") y=format!("{y}%")>{label}</text> }
 }
