@@ -162,7 +162,15 @@ pub fn text_part(text: &js_sys::JsString, start: u32, end: u32) -> (String, u32)
 /// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:
 /// a zero-delay timer, so a whole task boundary passes, not just a microtask.
 pub async fn yield_to_browser() {
-    gloo_timers::future::TimeoutFuture::new(0).await;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let scheduled = web_sys::window()
+            .map(|w| w.set_timeout_with_callback(&resolve).is_ok())
+            .unwrap_or(false);
+        if !scheduled {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// The message of a JavaScript error (a failed file read), as text.

@@ -150,23 +150,18 @@ pub fn PasteArea(
             take(f);
         }
     };
-    // A big paste for `stream`, out of the box (which then shows its first lines).
-    let take_text = move |text: js_sys::JsString| {
-        latest.update_value(|n| *n = n.wrapping_add(1));
-        note.set(None);
-        value.set(String::new());
-        if let Some(slot) = stream {
-            slot.set(Some(Streamed::pasted(text)));
-        }
-    };
-    // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it.
+    // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it,
+    // for `stream`, out of the box (which then shows its first lines).
     let on_paste = move |ev: leptos::ev::ClipboardEvent| {
-        if stream.is_none() {
+        let Some(slot) = stream else {
             return;
-        }
+        };
         if let Some(text) = pasted_text(&ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
             ev.prevent_default();
-            take_text(text);
+            latest.update_value(|n| *n = n.wrapping_add(1));
+            note.set(None);
+            value.set(String::new());
+            slot.set(Some(Streamed::pasted(text)));
         }
     };
     // What the box shows: a big paste's first lines, or the text.
@@ -220,15 +215,11 @@ pub fn PasteArea(
                     on:paste=on_paste
                     on:input=move |ev| {
                         let text = event_target_value(&ev);
-                        if let Some(slot) = stream {
-                            // Megabytes that reached the box some other way (dropped text).
-                            if text.len() >= BIG_PASTE_UNITS as usize {
-                                take_text(text.as_str().into());
-                                return;
-                            }
-                            if slot.with_untracked(Option::is_some) {
-                                slot.set(None);
-                            }
+                        // Editing the box drops a streamed log: the box's text is the log again. (Text
+                        // reaches the box by typing or a paste under `BIG_PASTE_UNITS`: a dropped text is
+                        // refused by the drop zone, which takes files.)
+                        if let Some(slot) = stream.filter(|s| s.with_untracked(Option::is_some)) {
+                            slot.set(None);
                         }
                         value.set(text);
                         if let Some(slot) = file {
