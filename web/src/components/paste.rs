@@ -164,36 +164,14 @@ pub fn PasteArea(
             slot.set(Some(Streamed::pasted(text)));
         }
     };
-    // What the box shows: a big paste's first lines, or the text.
-    let shown = move || {
-        stream
-            .and_then(|slot| {
-                slot.with(|s| match s {
-                    Some(Streamed::Pasted { head, .. }) => Some(head.to_string()),
-                    _ => None,
-                })
-            })
-            .unwrap_or_else(|| value.get())
-    };
+    let shown = move || box_text(value, stream);
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if takes_files {
             ev.prevent_default();
             dragging.set(true);
         }
     };
-    let loaded = move || {
-        let f = file.and_then(|slot| slot.get())?;
-        Some(view! {
-            <p class="file-note" id=format!("{id}-file-note")>
-                "File: "
-                <strong class="file-name">{f.describe()}</strong>
-                " — read in this page, not uploaded. "
-                <button type="button" on:click=move |_| { if let Some(s) = file { s.set(None) } }>
-                    "Remove file"
-                </button>
-            </p>
-        })
-    };
+    let loaded = move || file.and_then(|slot| loaded_note(id, slot));
     view! {
         <div class="field paste">
             <label for=id>{label}</label>
@@ -247,6 +225,36 @@ pub fn PasteArea(
             {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
         </div>
     }
+}
+
+/// What the box shows: a big paste's first lines, or the text typed or pasted.
+fn box_text(
+    value: RwSignal<String>,
+    stream: Option<RwSignal<Option<Streamed>, LocalStorage>>,
+) -> String {
+    stream
+        .and_then(|slot| {
+            slot.with(|s| match s {
+                Some(Streamed::Pasted { head, .. }) => Some(head.to_string()),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| value.get())
+}
+
+/// The note of a file read whole into `slot`, with its Remove button; nothing while none is loaded.
+fn loaded_note(id: &'static str, slot: RwSignal<Option<LoadedFile>>) -> Option<impl IntoView> {
+    let f = slot.get()?;
+    Some(view! {
+        <p class="file-note" id=format!("{id}-file-note")>
+            "File: "
+            <strong class="file-name">{f.describe()}</strong>
+            " — read in this page, not uploaded. "
+            <button type="button" on:click=move |_| slot.set(None)>
+                "Remove file"
+            </button>
+        </p>
+    })
 }
 
 /// Reads a file whole into `slot`; a file too big or unreadable is said in `note`.
