@@ -166,8 +166,10 @@ check = _advisor(
 )
 collect = _advisor(
     "collect",
-    "After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.",
-    'kgadvise.collect(report=pathlib.Path("kg_run.json"))',
+    "After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold; for a kernel\n"
+    "without one, its `kaggle kernels status` text and its log (outcome, hours, a stop at the cap).",
+    'kgadvise.collect(report=pathlib.Path("kg_run.json"))\n'
+    '    kgadvise.collect(status=pathlib.Path("status.txt"), log=pathlib.Path("out/train.log"), timeout_seconds=10800)',
 )
 compare = _advisor(
     "compare",
