@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use kgadvise_core::kernel::run_report::{self, CollectRequest};
 use kgadvise_core::quota::cap::{self, CapRequest};
+use kgadvise_core::quota::tpu::TpuRequest;
+use kgadvise_core::quota::{self, QuotaRequest};
 use kgadvise_core::stats::fidelity::{self, FidelityRequest};
 use kgadvise_core::stats::prune::{self, PruneDecision, PruneRequest};
 use kgadvise_web::browser::HOST_NOW;
@@ -16,6 +18,7 @@ use kgadvise_web::components::advisor::{AdvisorSpec, Inputs, Shown};
 use kgadvise_web::components::example::Example;
 use kgadvise_web::pages::{
     EXAMPLES, cap as cap_page, collect, fidelity as fidelity_page, prune as prune_page,
+    quota as quota_page, tpu as tpu_page,
 };
 use kgadvise_web::query::Query;
 use kgadvise_web::{AppWith, PAGES};
@@ -249,7 +252,9 @@ fn collect_builds_the_cli_request_and_its_example_has_a_failed_fold() {
     let empty = Inputs::new(&collect::SPEC, &[("report", " \n")], &[]);
     assert_eq!(
         collect::collect_request(&empty),
-        Err(Shown::Need("Paste or drop kgkit's kg_run.json."))
+        Err(Shown::Need(
+            "Paste or drop kgkit's kg_run.json, or Kaggle's status and the kernel's log."
+        ))
     );
     // a report that is not kg_run.json: core's error, named by the box's label
     let bad = Inputs::new(&collect::SPEC, &[("report", "[1, 2]")], &[]);
@@ -261,17 +266,140 @@ fn collect_builds_the_cli_request_and_its_example_has_a_failed_fold() {
 }
 
 #[test]
-fn collect_page_asks_for_the_report() {
+fn collect_page_asks_for_the_report_or_the_status_and_log() {
     let html = render("?page=collect");
     assert!(
-        html.contains("Paste or drop kgkit&#x27;s kg_run.json.")
-            || html.contains("Paste or drop kgkit's kg_run.json."),
+        html.contains("Paste or drop kgkit&#x27;s kg_run.json, or Kaggle&#x27;s status")
+            || html.contains("Paste or drop kgkit's kg_run.json, or Kaggle's status"),
         "{html}"
     );
+    for (id, label) in [
+        ("report-paste", "kg_run.json"),
+        ("status-paste", "Kaggle&#x27;s status (optional)"),
+        ("log-paste", "The kernel&#x27;s log (optional)"),
+    ] {
+        assert!(html.contains(&format!(r#"id="{id}-file""#)), "{id}: {html}");
+        assert!(
+            html.contains(&format!("<label for=\"{id}\">{label}</label>"))
+                || html.contains(&format!(
+                    "<label for=\"{id}\">{}</label>",
+                    label.replace("&#x27;", "'")
+                )),
+            "{id}: {html}"
+        );
+    }
     assert!(
-        html.contains(r#"id="report-paste-file""#)
-            && html.contains("<label for=\"report-paste\">kg_run.json</label>"),
+        html.contains(r#"<label for="timeout-seconds">-t of the push (s)</label>"#),
         "{html}"
+    );
+}
+
+#[test]
+fn collect_builds_the_cli_request_of_a_kernel_without_kg_run_json() {
+    // `kgadvise collect --status status.txt --log effb0-512-infer.log --timeout-seconds 10800`
+    let status = fixture("kernel/KR011/trigger/status.txt");
+    let log = fixture("kernel/KR011/trigger/effb0-512-infer.log");
+    let inputs = Inputs::new(
+        &collect::SPEC,
+        &[("status", &status), ("log", &log)],
+        &[("timeoutSeconds", "10800")],
+    );
+    let r = collect::collect_request(&inputs).unwrap();
+    assert_eq!(
+        r,
+        CollectRequest {
+            status: Some(status),
+            log: Some(log),
+            timeout_seconds: Some(10800),
+            ..CollectRequest::default()
+        }
+    );
+    let report = run_report::collect(&r, HOST_NOW).unwrap();
+    assert!(
+        rules_of(&report.findings).contains("KR011"),
+        "{:?}",
+        report.findings
+    );
+    let bad = Inputs::new(
+        &collect::SPEC,
+        &[("status", "x")],
+        &[("timeoutSeconds", "3 h")],
+    );
+    assert_eq!(
+        collect::collect_request(&bad),
+        Err(Shown::Error(
+            "-t of the push (s): expected a whole number such as 250000, got `3 h`".into()
+        ))
+    );
+}
+
+// ---------- quota ----------
+
+#[test]
+fn quota_builds_the_cli_request_and_its_example_reserves_hours() {
+    let r = quota_page::quota_request(&example_inputs(&quota_page::SPEC)).unwrap();
+    assert_eq!(
+        r,
+        QuotaRequest {
+            quota: fixture("quota/gpu_quota.json"),
+            runs: Some(fixture("quota/gpu_runs.jsonl")),
+            live: true,
+            now: Some("2026-09-15T10:00:00Z".into()),
+            ..QuotaRequest::default()
+        },
+        "the request of `kgadvise quota - --runs gpu_runs.jsonl --now 2026-09-15T10:00:00Z < gpu_quota.json`"
+    );
+    let report = quota::quota(&r, HOST_NOW).unwrap();
+    let gpu = report.gpu.as_ref().unwrap();
+    assert_eq!(gpu.reservations.len(), 2);
+    assert!(rules_of(&report.findings).contains("KQ004"));
+    // a time it was read makes the figure not live, as --read-at does
+    let read = Inputs::new(
+        &quota_page::SPEC,
+        &[("quota", "GPU 1h 29h 30h")],
+        &[("readAt", "2026-09-15")],
+    );
+    let r = quota_page::quota_request(&read).unwrap();
+    assert_eq!((r.live, r.read_at.as_deref()), (false, Some("2026-09-15")));
+    let html = render("?page=quota");
+    assert!(
+        html.contains("Paste or drop the output of `kaggle quota`."),
+        "{html}"
+    );
+    assert!(html.contains(r#"id="runs-paste-file""#), "{html}");
+}
+
+// ---------- tpu ----------
+
+#[test]
+fn tpu_builds_the_cli_request_and_shows_the_choice() {
+    let r = tpu_page::tpu_request(&example_inputs(&tpu_page::SPEC)).unwrap();
+    assert_eq!(
+        r,
+        TpuRequest {
+            t4_hours: Some(30.0),
+            gpu_plannable: Some(4.0),
+            now: Some("2026-09-15T10:00:00Z".into()),
+            ..TpuRequest::default()
+        },
+        "the request of `kgadvise tpu --t4-hours 30 --gpu-plannable 4 --now 2026-09-15T10:00:00Z`"
+    );
+    let html = render("?page=tpu&t4Hours=30&gpuPlannable=4&now=2026-09-15T10:00:00Z");
+    assert!(
+        html.contains(r#"<span class="verdict-key">TPU</span>"#),
+        "{html}"
+    );
+    assert!(html.contains("?page=rules&amp;id=KQ030"), "{html}");
+    let html = render("?page=tpu");
+    assert!(
+        html.contains("Enter the job&#x27;s hours on a T4 x2.")
+            || html.contains("Enter the job's hours on a T4 x2."),
+        "{html}"
+    );
+    let html = render("?page=tpu&t4Hours=-3");
+    assert!(
+        html.contains("Hours on a T4 x2"),
+        "core's error names the control: {html}"
     );
 }
 

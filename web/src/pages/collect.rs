@@ -1,13 +1,17 @@
 //! After a run (`kgadvise collect`): paste or drop kgkit's kg_run.json → what the run says to fix, each fold's
-//! outcome, the GPUs' use and the measured cost per fold.
+//! outcome, the GPUs' use and the measured cost per fold; for a kernel without one, Kaggle's status text and
+//! the kernel's log (`collect --status --log`) → its outcome, its session's hours and its last lines.
 
-use kgadvise_core::kernel::run_report::{self, CollectReport, CollectRequest, FoldOutcome};
+use kgadvise_core::kernel::run_report::{
+    self, CollectReport, CollectRequest, FoldOutcome, SessionSummary,
+};
+use kgadvise_core::text::decode_input;
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
 use crate::browser::now;
 use crate::components::advisor::{
-    AdvisorPage, AdvisorSpec, Inputs, Shown, TextBox, report_view, summary,
+    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, summary,
 };
 use crate::components::example::Example;
 use crate::components::{Cell, DataTable};
@@ -24,31 +28,74 @@ fn report_file(bytes: &[u8]) -> Result<String, String> {
     run_report::report_text(bytes).map_err(|e| e.render(""))
 }
 
+/// A status or log file decoded as `kgadvise collect --status/--log` decodes it.
+fn any_text(bytes: &[u8]) -> Result<String, String> {
+    Ok(decode_input(bytes).into_owned())
+}
+
 pub static SPEC: AdvisorSpec = AdvisorSpec {
     title: "After a run",
     lead: "What does a finished run say to fix, and what did one fold cost? Paste or drop kgkit's `kg_run.json` \
-           (its jobs, fold status and GPU use). Nothing leaves this page.",
-    boxes: &[TextBox {
-        field: "report",
-        id: "report-paste",
-        label: "kg_run.json",
-        placeholder: "{ \"jobs\": [...], \"accelerator\": \"NvidiaTeslaT4\", \"gpu_util\": {...}, \"elapsed_s\": ... }",
-        hint: "",
-        accept: ".json,application/json,text/*",
-        decode: report_file,
+           (its jobs, fold status and GPU use); for a kernel without one, what `kaggle kernels status` printed \
+           and the kernel's log. Nothing leaves this page.",
+    boxes: &[
+        TextBox {
+            field: "report",
+            id: "report-paste",
+            label: "kg_run.json",
+            placeholder: "{ \"jobs\": [...], \"accelerator\": \"NvidiaTeslaT4\", \"gpu_util\": {...}, \"elapsed_s\": ... }",
+            hint: "",
+            accept: ".json,application/json,text/*",
+            decode: report_file,
+        },
+        TextBox {
+            field: "status",
+            id: "status-paste",
+            label: "Kaggle's status (optional)",
+            placeholder: "me/effb0-infer has status \"KernelWorkerStatus.ERROR\"",
+            hint: "The output of `kaggle kernels status <owner>/<slug>`: the run's outcome.",
+            accept: ".txt,text/*",
+            decode: any_text,
+        },
+        TextBox {
+            field: "log",
+            id: "log-paste",
+            label: "The kernel's log (optional)",
+            placeholder: "[{\"stream_name\":\"stdout\",\"time\":1.2,\"data\":\"...\"}",
+            hint: "The <slug>.log that `kaggle kernels output <owner>/<slug>` writes: the session's hours and \
+                   its last lines.",
+            accept: ".log,.txt,.json,text/*",
+            decode: any_text,
+        },
+    ],
+    typed: &[Typed {
+        field: "timeoutSeconds",
+        id: "timeout-seconds",
+        label: "-t of the push (s)",
+        control: Control::Text {
+            numeric: true,
+            placeholder: "e.g. 10800",
+            hint: "A log that ends at about this cap was stopped by it.",
+        },
     }],
-    typed: &[],
     example: &EXAMPLE,
-    need: "Paste or drop kgkit's kg_run.json.",
+    need: "Paste or drop kgkit's kg_run.json, or Kaggle's status and the kernel's log.",
     answer,
 };
 
 /// The request `kgadvise collect` builds from a kg_run.json, from the page's box.
 pub fn collect_request(i: &Inputs) -> Result<CollectRequest, Shown> {
-    i.require(&["report"])?;
+    let (status, log) = (i.optional_text("status"), i.optional_text("log"));
+    let report = i.optional_text("report");
+    if report.is_none() && status.is_none() && log.is_none() {
+        return Err(i.need());
+    }
     Ok(CollectRequest {
-        report: i.text("report").to_string(),
-        input: i.file_name("report").map(String::from),
+        input: report.as_ref().and(i.file_name("report").map(String::from)),
+        report: report.unwrap_or_default(),
+        status,
+        log,
+        timeout_seconds: i.count("timeoutSeconds")?,
         ..CollectRequest::default()
     })
 }
@@ -94,7 +141,35 @@ const FOLDS_HEAD: &[&str] = &[
 const GPUS_HEAD: &[&str] = &["GPU", "mean use", "10th percentile", "peak memory", "busy"];
 
 fn collect_view(r: CollectReport) -> AnyView {
-    let rows = vec![
+    let mut parts = Vec::new();
+    // A kernel without kg_run.json has no run to summarise: its session is the answer.
+    let without_report = r.jobs.is_empty() && r.build_id.is_none() && r.session.is_some();
+    if !without_report {
+        parts.push(summary("collect", run_rows(&r)));
+    }
+    if let Some(k) = &r.session {
+        parts.push(session_view(k));
+    }
+    let folds = fold_rows(&r);
+    if !folds.is_empty() {
+        parts.push(
+            view! { <DataTable class="folds" head=FOLDS_HEAD rows=folds caption="Folds" /> }
+                .into_any(),
+        );
+    }
+    let gpus = gpu_rows(&r);
+    if !gpus.is_empty() {
+        parts.push(
+            view! { <DataTable class="gpus" head=GPUS_HEAD rows=gpus caption="GPU use" /> }
+                .into_any(),
+        );
+    }
+    report_view(parts, r.findings, r.rules)
+}
+
+/// The run as kg_run.json tells it.
+fn run_rows(r: &CollectReport) -> Vec<(&'static str, String)> {
+    vec![
         ("run", r.build_id.clone().unwrap_or_else(|| r.input.clone())),
         (
             "accelerator",
@@ -113,9 +188,59 @@ fn collect_view(r: CollectReport) -> AnyView {
         ),
         ("cost per fold", hours(r.cost_per_fold_hours)),
         ("quota hours per fold", hours(r.quota_hours_per_fold)),
+    ]
+}
+
+/// The kernel's session as its status and log tell it, and the log's last lines.
+fn session_view(k: &SessionSummary) -> AnyView {
+    let outcome = match (&k.status, k.outcome) {
+        (Some(status), Some(o)) => format!("{} ({status})", o.as_str()),
+        _ => "not given".to_string(),
+    };
+    let mut rows = vec![
+        ("kernel", k.kernel.clone().unwrap_or_else(|| "?".into())),
+        ("status", outcome),
+        (
+            "session",
+            k.hours.map_or_else(
+                || "unknown".into(),
+                |h| format!("{} h (from the log's times)", fixed(h, 2)),
+            ),
+        ),
+        ("cap", hours(k.cap_hours)),
     ];
-    let folds: Vec<Vec<Cell>> = r
-        .jobs
+    if let Some(m) = &k.failure_message {
+        rows.push(("failure message", m.clone()));
+    }
+    if !k.log_unreadable_lines.is_empty() {
+        let lines: Vec<String> = k
+            .log_unreadable_lines
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        rows.push(("log lines not read as records", lines.join(", ")));
+    }
+    let tail = (!k.log_tail.is_empty()).then(|| {
+        let text = k.log_tail.join("\n");
+        view! {
+            <details class="log-tail">
+                <summary>"The log's last lines"</summary>
+                <pre>{text}</pre>
+            </details>
+        }
+    });
+    view! {
+        <div class="session">
+            {summary("session", rows)}
+            {tail}
+        </div>
+    }
+    .into_any()
+}
+
+/// Each fold of each job: its outcome, time and best score.
+fn fold_rows(r: &CollectReport) -> Vec<Vec<Cell>> {
+    r.jobs
         .iter()
         .flat_map(|j| {
             j.folds.iter().map(|f| {
@@ -134,9 +259,12 @@ fn collect_view(r: CollectReport) -> AnyView {
                 ]
             })
         })
-        .collect();
-    let gpus: Vec<Vec<Cell>> = r
-        .gpu_util
+        .collect()
+}
+
+/// Each sampled GPU's use.
+fn gpu_rows(r: &CollectReport) -> Vec<Vec<Cell>> {
+    r.gpu_util
         .iter()
         .map(|g| {
             vec![
@@ -147,21 +275,7 @@ fn collect_view(r: CollectReport) -> AnyView {
                 Cell::text(if g.busy { "yes" } else { "no" }.into()),
             ]
         })
-        .collect();
-    let mut parts = vec![summary("collect", rows)];
-    if !folds.is_empty() {
-        parts.push(
-            view! { <DataTable class="folds" head=FOLDS_HEAD rows=folds caption="Folds" /> }
-                .into_any(),
-        );
-    }
-    if !gpus.is_empty() {
-        parts.push(
-            view! { <DataTable class="gpus" head=GPUS_HEAD rows=gpus caption="GPU use" /> }
-                .into_any(),
-        );
-    }
-    report_view(parts, r.findings, r.rules)
+        .collect()
 }
 
 #[component]

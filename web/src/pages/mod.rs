@@ -12,7 +12,9 @@ pub mod kernel;
 pub mod matrix;
 pub mod plan;
 pub mod prune;
+pub mod quota;
 pub mod rules;
+pub mod tpu;
 pub mod worth_gpu;
 
 use kgadvise_core::hardware::NoteAnswer;
@@ -27,6 +29,8 @@ pub const EXAMPLES: &[(&str, &Example)] = &[
     ("matrix", &matrix::EXAMPLE),
     ("defaults", &defaults::EXAMPLE),
     ("worth-gpu", &worth_gpu::EXAMPLE),
+    ("quota", &quota::EXAMPLE),
+    ("tpu", &tpu::EXAMPLE),
     ("cap", &cap::EXAMPLE),
     ("kernel", &kernel::EXAMPLE),
     ("collect", &collect::EXAMPLE),
