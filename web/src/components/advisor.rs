@@ -276,28 +276,25 @@ pub fn strict_text(bytes: &[u8]) -> Result<String, String> {
 #[component]
 pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
     let url = use_url();
-    let slots: Vec<ExampleSlot> = spec
+    // Each box's paste and the file loaded into it.
+    let slots: Vec<(RwSignal<String>, RwSignal<Option<LoadedFile>>)> = spec
         .boxes
         .iter()
-        .map(|b| ExampleSlot {
-            field: b.field,
-            text: RwSignal::new(String::new()),
-            file: RwSignal::new(None::<LoadedFile>),
-        })
+        .map(|_| (RwSignal::new(String::new()), RwSignal::new(None)))
         .collect();
     let boxes = spec
         .boxes
         .iter()
         .zip(&slots)
-        .map(|(b, s)| {
+        .map(|(b, (text, file))| {
             view! {
                 <PasteArea
                     id=b.id
                     label=b.label
                     placeholder=b.placeholder
                     hint=b.hint
-                    value=s.text
-                    file=s.file
+                    value=*text
+                    file=*file
                     accept=b.accept
                 />
             }
@@ -307,12 +304,21 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
         let items = spec.typed.iter().map(typed_control).collect_view();
         view! { <form class="controls" on:submit=no_submit>{items}</form> }
     });
-    let example_slots = slots.clone();
+    let example_slots = spec
+        .boxes
+        .iter()
+        .zip(&slots)
+        .map(|(b, (text, file))| ExampleSlot {
+            field: b.field,
+            text: *text,
+            file: Some(*file),
+        })
+        .collect();
     let answer = move || {
         let mut texts = Vec::with_capacity(slots.len());
-        for (b, s) in spec.boxes.iter().zip(&slots) {
-            let read = s.file.with(|f| {
-                s.text.with(|p| {
+        for (b, (text, file)) in spec.boxes.iter().zip(&slots) {
+            let read = file.with(|f| {
+                text.with(|p| {
                     given_text(f, p, b.decode).map(|t| {
                         let name = f.as_ref().map(|f| f.name.clone());
                         (b.field, t.into_owned(), name)

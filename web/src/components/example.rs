@@ -29,7 +29,9 @@ pub struct Example {
 pub struct ExampleSlot {
     pub field: &'static str,
     pub text: RwSignal<String>,
-    pub file: RwSignal<Option<LoadedFile>>,
+    /// The file loaded into the box, emptied by the example; `None` for a page that reads files itself
+    /// (Diagnose: pasting into its box replaces its file).
+    pub file: Option<RwSignal<Option<LoadedFile>>>,
 }
 
 /// The file name of a fixture path (what the page shows for it).
@@ -111,7 +113,9 @@ async fn fill(example: &'static Example, slots: &[ExampleSlot]) -> Result<Vec<St
         ));
     }
     for slot in slots {
-        slot.file.set(None);
+        if let Some(file) = slot.file {
+            file.set(None);
+        }
         let text = texts
             .iter()
             .find(|(field, _)| *field == slot.field)

@@ -78,7 +78,7 @@ pub fn BenchPage() -> impl IntoView {
                 <code>"kgadvise bench --run ..."</code>
                 ") to see each bench against the previous one of the same run name, and what changed."
             </p>
-            <TryExample example=&EXAMPLE slots=vec![ExampleSlot { field: "history", text: history, file }] />
+            <TryExample example=&EXAMPLE slots=vec![ExampleSlot { field: "history", text: history, file: Some(file) }] />
             <PasteArea
                 id="history-paste"
                 label="bench.jsonl"

@@ -112,8 +112,8 @@ pub fn ComparePage() -> impl IntoView {
             <TryExample
                 example=&EXAMPLE
                 slots=vec![
-                    ExampleSlot { field: "idea", text: idea, file: idea_file },
-                    ExampleSlot { field: "control", text: control, file: control_file },
+                    ExampleSlot { field: "idea", text: idea, file: Some(idea_file) },
+                    ExampleSlot { field: "control", text: control, file: Some(control_file) },
                 ]
             />
             <form class="controls" on:submit=no_submit>

@@ -168,8 +168,8 @@ pub fn KernelPage() -> impl IntoView {
             <TryExample
                 example=&EXAMPLE
                 slots=vec![
-                    ExampleSlot { field: "metadata", text: metadata, file: metadata_file },
-                    ExampleSlot { field: "code", text: code, file: code_file },
+                    ExampleSlot { field: "metadata", text: metadata, file: Some(metadata_file) },
+                    ExampleSlot { field: "code", text: code, file: Some(code_file) },
                 ]
             />
             <PasteArea

@@ -29,6 +29,8 @@ pub const EXAMPLES: &[(&str, &Example)] = &[
     ("matrix", &matrix::EXAMPLE),
     ("defaults", &defaults::EXAMPLE),
     ("worth-gpu", &worth_gpu::EXAMPLE),
+    ("diagnose", &diagnose::EXAMPLE),
+    ("plan", &plan::EXAMPLE),
     ("quota", &quota::EXAMPLE),
     ("tpu", &tpu::EXAMPLE),
     ("cap", &cap::EXAMPLE),
