@@ -4,7 +4,9 @@ use std::process::ExitCode;
 use kgadvise_core::stats::compare::{self, CompareReport, CompareRequest};
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, clock, emit, render_findings, table as text_table};
+use crate::output::{
+    CliError, Global, clock, emit, file_text, render_findings, table as text_table,
+};
 
 const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
@@ -48,8 +50,10 @@ pub struct Args {
     pub threads: Option<usize>,
 }
 
-/// Reads a file, or stdin for `-`; a failure names the flag and the path.
-pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
+/// Reads `command`'s file input `field` (given as `flag`) from a file, or stdin for `-`, decoded as core
+/// decodes that field; a failure to read names the flag and the path, text that cannot be decoded the path
+/// (as every later error about the field does).
+pub fn read_text(command: &str, field: &str, flag: &str, path: &str) -> Result<String, CliError> {
     let bytes = if path == "-" {
         let mut b = Vec::new();
         std::io::stdin()
@@ -63,10 +67,7 @@ pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
             ))
         })?
     };
-    // UTF-8 or UTF-16 (PowerShell's `>`), a BOM dropped: the decoder of every input.
-    kgadvise_core::text::decode_strict(&bytes)
-        .map(|t| t.into_owned())
-        .map_err(|e| CliError::usage(format!("{flag} {path}: {e}; expected a CSV/JSON text file")))
+    file_text(command, field, path, &bytes)
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
@@ -76,11 +77,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ));
     }
     let request = CompareRequest {
-        idea: read_text("--idea", &args.idea)?,
-        control: read_text("--control", &args.control)?,
+        idea: read_text("compare", "idea", "--idea", &args.idea)?,
+        control: read_text("compare", "control", "--control", &args.control)?,
         metric: args.metric.clone(),
         folds: match &args.folds {
-            Some(path) => Some(read_text("--folds", path)?),
+            Some(path) => Some(read_text("compare", "folds", "--folds", path)?),
             None => None,
         },
         resamples: args.resamples,
