@@ -4,9 +4,7 @@
 //! errors name and the hint/error of an unanswered form are this one non-generic component, so each page
 //! adds only its request and its report's view to the wasm.
 
-use std::borrow::Cow;
-
-use kgadvise_core::request::RequestError;
+use kgadvise_core::request::{RequestError, text_of};
 use leptos::prelude::*;
 
 use super::example::{Example, ExampleSlot, TryExample};
@@ -27,8 +25,6 @@ pub struct TextBox {
     pub hint: &'static str,
     /// The file input's `accept`.
     pub accept: &'static str,
-    /// A local file's bytes to the field's text, decoded as the CLI decodes that input.
-    pub decode: fn(&[u8]) -> Result<String, String>,
 }
 
 /// How a typed value is entered.
@@ -68,6 +64,9 @@ pub enum Shown {
 /// One advisor page, as data.
 #[derive(Debug)]
 pub struct AdvisorSpec {
+    /// The advisor's command (`kgadvise collect`): its boxes' files are decoded as core's
+    /// `request::text_of` decodes that command's file inputs, as the CLI and the packages do.
+    pub command: &'static str,
     pub title: &'static str,
     /// The paragraph under the title (`code` in back-ticks).
     pub lead: &'static str,
@@ -265,13 +264,6 @@ pub fn summary(class: &'static str, rows: Vec<(&'static str, String)>) -> AnyVie
     view! { <DataTable class=class head=&[] rows=rows /> }.into_any()
 }
 
-/// A file's text as a CSV/JSON input of the CLI reads it (`read_text`: UTF-8 or UTF-16, strictly).
-pub fn strict_text(bytes: &[u8]) -> Result<String, String> {
-    kgadvise_core::text::decode_strict(bytes)
-        .map(Cow::into_owned)
-        .map_err(|e| format!("{e}; expected a CSV/JSON text file"))
-}
-
 /// The page of an [`AdvisorSpec`].
 #[component]
 pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
@@ -319,7 +311,11 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
         for (b, (text, file)) in spec.boxes.iter().zip(&slots) {
             let read = file.with(|f| {
                 text.with(|p| {
-                    given_text(f, p, b.decode).map(|t| {
+                    let decode = |bytes: &[u8]| {
+                        text_of(spec.command, b.field, bytes)
+                            .map_err(|e| e.render(f.as_ref().map_or(b.label, |f| f.name.as_str())))
+                    };
+                    given_text(f, p, decode).map(|t| {
                         let name = f.as_ref().map(|f| f.name.clone());
                         (b.field, t.into_owned(), name)
                     })

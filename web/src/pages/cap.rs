@@ -27,6 +27,7 @@ const fn number(placeholder: &'static str, hint: &'static str) -> Control {
 }
 
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "cap",
     title: "Session cap",
     lead: "How long may a push run? Give the measured hours of a kernel of your own, or the hours of one fold \
            and the folds of a full CV: the `-t` of `kaggle kernels push` and the sessions the run needs.",

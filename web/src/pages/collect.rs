@@ -5,7 +5,6 @@
 use kgadvise_core::kernel::run_report::{
     self, CollectReport, CollectRequest, FoldOutcome, SessionSummary,
 };
-use kgadvise_core::text::decode_input;
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
@@ -23,17 +22,8 @@ pub const EXAMPLE: Example = Example {
     files: &[("report", "kernel/KR007/trigger/kg_run.json")],
 };
 
-/// A kg_run.json file decoded as `kgadvise collect` decodes it (binary data refused).
-fn report_file(bytes: &[u8]) -> Result<String, String> {
-    run_report::report_text(bytes).map_err(|e| e.render(""))
-}
-
-/// A status or log file decoded as `kgadvise collect --status/--log` decodes it.
-fn any_text(bytes: &[u8]) -> Result<String, String> {
-    Ok(decode_input(bytes).into_owned())
-}
-
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "collect",
     title: "After a run",
     lead: "What does a finished run say to fix, and what did one fold cost? Paste or drop kgkit's `kg_run.json` \
            (its jobs, fold status and GPU use); for a kernel without one, what `kaggle kernels status` printed \
@@ -46,7 +36,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             placeholder: "{ \"jobs\": [...], \"accelerator\": \"NvidiaTeslaT4\", \"gpu_util\": {...}, \"elapsed_s\": ... }",
             hint: "",
             accept: ".json,application/json,text/*",
-            decode: report_file,
         },
         TextBox {
             field: "status",
@@ -55,7 +44,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             placeholder: "me/effb0-infer has status \"KernelWorkerStatus.ERROR\"",
             hint: "The output of `kaggle kernels status <owner>/<slug>`: the run's outcome.",
             accept: ".txt,text/*",
-            decode: any_text,
         },
         TextBox {
             field: "log",
@@ -65,7 +53,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             hint: "The <slug>.log that `kaggle kernels output <owner>/<slug>` writes: the session's hours and \
                    its last lines.",
             accept: ".log,.txt,.json,text/*",
-            decode: any_text,
         },
     ],
     typed: &[Typed {

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser::now;
 use crate::components::advisor::{
-    AdvisorPage, AdvisorSpec, Inputs, Shown, TextBox, report_view, strict_text, summary,
+    AdvisorPage, AdvisorSpec, Inputs, Shown, TextBox, report_view, summary,
 };
 use crate::components::example::Example;
 use crate::components::{Cell, DataTable, text_list};
@@ -20,6 +20,7 @@ pub const EXAMPLE: Example = Example {
 };
 
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "fidelity",
     title: "Screen fidelity",
     lead: "Do cheap screens rank ideas the way full cross-validation does? Paste or drop the backlog: a CSV \
            with the columns `idea`, `screen_gain` and `full_gain`, one row per idea. Nothing leaves this page.",
@@ -30,7 +31,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         placeholder: "idea,screen_gain,full_gain\nbigger-backbone,0.012,0.009",
         hint: "Rows without a full gain yet are skipped and listed.",
         accept: ".csv,.txt,text/*",
-        decode: strict_text,
     }],
     typed: &[],
     example: &EXAMPLE,

@@ -7,8 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser::now;
 use crate::components::advisor::{
-    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, strict_text,
-    summary, verdict,
+    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, summary, verdict,
 };
 use crate::components::example::Example;
 
@@ -25,6 +24,7 @@ pub const EXAMPLE: Example = Example {
 const CURVE: &str = ".json,application/json,text/*";
 
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "prune",
     title: "Prune a screen",
     lead: "Should a running screen stop? Its learning curve against the accepted baseline's: kgkit's \
            `curve_fold<k>.json` ({fold, epochs, greater_is_better, points: [{epoch, score, seconds}]}). \
@@ -38,7 +38,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             hint: "The accepted baseline's curve, or a JSON list of its folds' curves (their mean is the reference, \
                    the spread of their final bests the margin).",
             accept: CURVE,
-            decode: strict_text,
         },
         TextBox {
             field: "current",
@@ -47,7 +46,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             placeholder: "",
             hint: "",
             accept: CURVE,
-            decode: strict_text,
         },
         TextBox {
             field: "folds",
@@ -56,7 +54,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             placeholder: "score\n0.8812\n0.8790",
             hint: "A CSV with a score column, or one number a line: their spread is the margin.",
             accept: ".csv,.txt,text/*",
-            decode: strict_text,
         },
     ],
     typed: &[

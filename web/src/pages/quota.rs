@@ -24,11 +24,6 @@ pub const EXAMPLE: Example = Example {
     ],
 };
 
-/// A quota or runs file decoded as `kgadvise quota` decodes its inputs.
-pub fn quota_file(bytes: &[u8]) -> Result<String, String> {
-    Ok(quota::decode_text(bytes))
-}
-
 /// The "As of" control of the quota pages: the request's `now` (the CLI's `--now`).
 pub const AS_OF: Typed = Typed {
     field: "now",
@@ -42,6 +37,7 @@ pub const AS_OF: Typed = Typed {
 };
 
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "quota",
     title: "Quota",
     lead: "How many GPU and TPU hours can you plan on now? Paste or drop what `kaggle quota` printed (the \
            table, `-v` CSV, `--format json`), the API payload or kgkit's `.kaggle-gm/gpu_quota.json`; add \
@@ -54,7 +50,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             placeholder: "resource  used   remaining  total   refreshAt\nGPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00",
             hint: "Any form of `kaggle quota`; a refreshAt without a zone is UTC.",
             accept: ".txt,.csv,.json,text/*",
-            decode: quota_file,
         },
         TextBox {
             field: "runs",
@@ -64,7 +59,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             hint: "kgkit's .kaggle-gm/gpu_runs.jsonl: runs in flight reserve hours; runs finished since the \
                    figure was read count against it.",
             accept: ".jsonl,.json,.txt,text/*",
-            decode: quota_file,
         },
     ],
     typed: &[

@@ -6,7 +6,7 @@ use kgadvise_core::text::number::{fixed, shortest};
 use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
-use super::quota::{AS_OF, quota_file};
+use super::quota::AS_OF;
 use crate::browser::now;
 use crate::components::advisor::{
     AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, summary, verdict,
@@ -33,6 +33,7 @@ const fn hours(placeholder: &'static str, hint: &'static str) -> Control {
 }
 
 pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "tpu",
     title: "TPU or GPU",
     lead: "Does a job finish earlier on the TPU or on the GPU? Its hours on a T4 x2, and the hours left: typed, \
            or read from a pasted `kaggle quota`. The TPU's queue, start-up and speed-up are the rules' facts.",
@@ -43,7 +44,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         placeholder: "resource  used   remaining  total   refreshAt\nGPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00",
         hint: "The GPU and TPU hours and the reset, where not typed below.",
         accept: ".txt,.csv,.json,text/*",
-        decode: quota_file,
     }],
     typed: &[
         Typed {
