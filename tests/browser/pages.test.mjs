@@ -235,8 +235,8 @@ test('fidelity: the example and a picked backlog judge as the CLI does', async (
   // Binary data: refused as the CLI refuses it (core's one decoding of file inputs), named by the file.
   const binary = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]);
   await page.setInputFiles('#backlog-paste-file', { name: 'ideas.xlsx', mimeType: 'application/octet-stream', buffer: binary });
-  await page.waitForSelector('[role=alert]');
-  assert.match(await text(page, '[role=alert]'), /^ideas\.xlsx: binary data \(a NUL at offset 4\); expected /);
+  await page.waitForSelector('main p.error[role=alert]');
+  assert.match(await text(page, 'main p.error[role=alert]'), /^ideas\.xlsx: binary data \(a NUL at offset 4\); expected /);
   check();
   await page.close();
 });

@@ -311,9 +311,9 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
         for (b, (text, file)) in spec.boxes.iter().zip(&slots) {
             let read = file.with(|f| {
                 text.with(|p| {
+                    // given_text puts the file's name in front of the error
                     let decode = |bytes: &[u8]| {
-                        text_of(spec.command, b.field, bytes)
-                            .map_err(|e| e.render(f.as_ref().map_or(b.label, |f| f.name.as_str())))
+                        text_of(spec.command, b.field, bytes).map_err(|e| e.render(""))
                     };
                     given_text(f, p, decode).map(|t| {
                         let name = f.as_ref().map(|f| f.name.clone());
