@@ -33,6 +33,19 @@ function cli(args, stdin) {
   return JSON.parse(r.stdout);
 }
 
+/** The query of the link `kgadvise ... --share-url` prints for the same typed values, as an object. */
+function sharedQuery(args, stdin) {
+  const r = spawnSync(BIN, [...args, '--json', '--share-url', APP_URL], {
+    encoding: 'utf8', input: stdin === undefined ? undefined : readFileSync(fixture(stdin)),
+  });
+  const m = /share: (\S+)/.exec(r.stderr ?? '');
+  assert.ok(m, `kgadvise ${args.join(' ')} printed no link: ${r.stderr}`);
+  return Object.fromEntries(new URL(m[1]).searchParams);
+}
+
+/** The page's own query, as an object. */
+const pageQuery = page => Object.fromEntries(new URL(page.url()).searchParams);
+
 const ruleSet = json => [...new Set((json.findings ?? []).map(f => f.rule))].sort();
 
 /** The rule IDs of the findings the page shows, once it shows its answer. */
@@ -137,6 +150,9 @@ test('tpu: the example and a picked quota file choose as the CLI does', async ()
   assert.deepEqual(await pageRules(page), ruleSet(json));
   assert.equal((await text(page, '#answer .verdict-key')).toLowerCase(), json.choice);
   assert.equal(json.choice, 'tpu');
+  // the example's link is the one the CLI shares for the same answer
+  assert.deepEqual(pageQuery(page),
+    sharedQuery(['tpu', '--t4-hours', '30', '--gpu-plannable', '4', '--now', '2026-09-15T10:00:00Z']));
 
   // Six hours with the hours of a pasted quota: the GPU finishes first.
   await page.goto(new URL('?page=tpu&t4Hours=6&now=2026-09-18T12%3A00%3A00Z', page.url()).href);
@@ -156,6 +172,7 @@ test('cap: the example and typed values give the CLI\'s -t', async () => {
   assert.deepEqual(await pageRules(page), ruleSet(json));
   assert.equal(await text(page, '#answer .verdict-key'), String(json.timeout_seconds));
   assert.equal(await summaryValue(page, 'cap', 'sessions'), String(json.sessions));
+  assert.deepEqual(pageQuery(page), sharedQuery(['cap', '--fold-hours', '4', '--folds', '7']));
 
   // typed with the keyboard: the measured hours of a TPU kernel
   await page.goto(new URL('?page=cap', page.url()).href);
@@ -163,6 +180,7 @@ test('cap: the example and typed values give the CLI\'s -t', async () => {
   await page.getByLabel('Session', { exact: true }).selectOption('true');
   await page.waitForFunction(() => /tpu=true/.test(location.search) && /measured=3\.5/.test(location.search));
   json = cli(['cap', '--measured', '3.5', '--tpu']);
+  assert.deepEqual(pageQuery(page), sharedQuery(['cap', '--measured', '3.5', '--tpu']));
   assert.deepEqual(await pageRules(page), ruleSet(json));
   await page.waitForFunction(t => document.querySelector('#answer .verdict-key')?.textContent.trim() === t,
     String(json.timeout_seconds));
@@ -248,6 +266,9 @@ test('plan and diagnose: their examples answer as the CLI does on the same fixtu
     '--now', '2026-09-18T12:00:00Z'], 'quota/cli.json');
   assert.deepEqual(await pageRules(page), ruleSet(json));
   assert.ok(ruleSet(json).includes('KQ003'), 'use it or lose it: the reset is 12 h away');
+  // the typed values of the example are those of the CLI's link (the quota is pasted, never in the URL)
+  assert.deepEqual(pageQuery(page), sharedQuery(['plan', '--deadline', '2026-10-06', '--quota', '-',
+    '--fold-hours', '1.5', '--folds', '5', '--now', '2026-09-18T12:00:00Z'], 'quota/cli.json'));
   check();
   await page.close();
 
