@@ -18,6 +18,7 @@ use kgadvise_core::text::number::{fixed, push_fixed, shortest};
 use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
@@ -252,6 +253,13 @@ fn stream_on_change(
     });
 }
 
+/// A 2xT4 run that trains on one GPU only.
+pub const EXAMPLE: Example = Example {
+    what: "an nvidia-smi log of a 2xT4 run whose second GPU sits idle",
+    typed: &[],
+    files: &[("log", "diagnose/second-gpu-idle.csv")],
+};
+
 #[component]
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
@@ -273,9 +281,14 @@ pub fn DiagnosePage() -> impl IntoView {
         log.with(|l| form.with(|f| diagnose_answer(f, l)))
             .into_view_state()
     });
-    // Effects run in the browser only (host tests render the page once to HTML). (Typing replaces a
-    // streamed log: `PasteArea` empties `stream`.)
+    // Effects run in the browser only (host tests render the page once to HTML).
     if cfg!(target_arch = "wasm32") {
+        // Text in the box (typed, pasted, or Try an example's) replaces a streamed log.
+        Effect::new(move |_| {
+            if log.with(|l| !l.is_empty()) {
+                stream.set(None);
+            }
+        });
         stream_on_change(stream, form, progress, bytes_done, current.clone());
     }
     let cancel = {
@@ -307,6 +320,10 @@ pub fn DiagnosePage() -> impl IntoView {
                 "Why is the run slow, and is it wasting GPU quota? Paste or drop an nvidia-smi log (CSV from --query-gpu, "
                 "the default table, dmon, -q text or XML), or type the three bench rates. The log never leaves this page."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![ExampleSlot { field: "log", text: log, file: None }]
+            />
             <PasteArea
                 id="log-paste"
                 label=label("log")
