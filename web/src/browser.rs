@@ -4,7 +4,6 @@
 //! deterministic; the file reads are only called from browser events.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use kgadvise_core::text::count::counted;
 use kgadvise_core::text::number::fixed;
 
 /// Today's date for staleness checks: the browser clock in wasm, a fixed day on the host.
@@ -182,11 +181,11 @@ fn js_message(e: wasm_bindgen::JsValue) -> String {
     }
 }
 
-/// A size for people: `1 byte`, `812 bytes`, `12.3 KiB`, `95.4 MiB`.
+/// A size for people: `812 bytes`, `12.3 KiB`, `95.4 MiB`.
 pub fn size_text(bytes: f64) -> String {
     const KIB: f64 = 1024.0;
     if bytes < KIB {
-        counted(bytes as u64, "byte", "bytes")
+        format!("{} bytes", fixed(bytes, 0))
     } else if bytes < KIB * KIB {
         format!("{} KiB", fixed(bytes / KIB, 1))
     } else {

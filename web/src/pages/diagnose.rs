@@ -328,7 +328,7 @@ pub fn DiagnosePage() -> impl IntoView {
                 id="log-paste"
                 label=label("log")
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
-                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks (a paste over 1 MiB replaces the box's text, which then shows its first lines); lines that cannot be read are listed with their line number."
+                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks (the box shows a big paste's first lines); lines that cannot be read are listed with their line number."
                 value=log
                 stream=stream
             />
