@@ -499,6 +499,120 @@ fn leakage_and_fold_std_findings() {
     );
 }
 
+/// Issue 16: the decision weighs the folds as kgkit's verdict does (the mean per-fold gain decides with
+/// 2+ folds; the pooled bootstrap gain can hold a promote back but not discard), an exact tie of the
+/// fold gains gives an infinite t (null in JSON, with `fold_t_infinite`), and baseline fold scores of
+/// std 0 flag nothing.
+#[test]
+fn folds_weigh_consistently_and_ties_are_infinite() {
+    let json = |idea: &str, control: &str, metric: &str, extra: &[&str]| {
+        let mut args = vec![
+            "compare".to_string(),
+            "--idea".into(),
+            path(idea),
+            "--control".into(),
+            path(control),
+            "--metric".into(),
+            metric.into(),
+            "--json".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out)
+    };
+    // every fold improves, the pooled AUC is worse: inconclusive (it was discard)
+    let v = json(
+        "stats/folds_vs_pooled_idea.csv",
+        "stats/folds_vs_pooled_control.csv",
+        "auc",
+        &[],
+    );
+    assert!(f(&v["gain"]) < 0.0, "{v}");
+    assert_eq!(
+        (f(&v["decision_gain"]), v["decision_gain_of"].as_str()),
+        (0.5, Some("fold mean"))
+    );
+    assert_eq!(v["fold_gain"], v["decision_gain"]);
+    assert_eq!(v["decision"], "inconclusive", "{}", v["reason"]);
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mean bootstrap gain"),
+        "{}",
+        v["reason"]
+    );
+    // every fold gains 0.1 (to rounding): t = +infinity, shown as null plus the marker; promote
+    let v = json(
+        "stats/tied_folds_idea.csv",
+        "stats/tied_folds_control.csv",
+        "accuracy",
+        &[],
+    );
+    assert!(v["fold_t"].is_null(), "{v}");
+    assert_eq!(v["fold_t_infinite"], "+infinity");
+    assert_eq!(f(&v["fold_t_p"]), 0.0);
+    assert!(f(&v["z"]) < 2.0);
+    assert_eq!(v["decision"], "promote", "{}", v["reason"]);
+    assert!(
+        v["cautions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str().unwrap().contains("per-fold t is +infinity")),
+        "{v}"
+    );
+    // the same folds losing by the same amount: -infinity, discard
+    let v = json(
+        "stats/tied_folds_control.csv",
+        "stats/tied_folds_idea.csv",
+        "accuracy",
+        &[],
+    );
+    assert_eq!(
+        (v["fold_t_infinite"].as_str(), v["decision"].as_str()),
+        (Some("-infinity"), Some("discard"))
+    );
+    // no fold column: the pooled gain decides, no fold fields
+    let v = json(
+        "stats/promote_idea.csv",
+        "stats/promote_control.csv",
+        "mae",
+        &[],
+    );
+    assert_eq!(v["decision_gain_of"], "pooled");
+    assert_eq!(v["decision_gain"], v["gain"]);
+    assert!(v["fold_gain"].is_null() && v["fold_t_infinite"].is_null());
+    // baseline fold scores all equal: std 0, no leakage flag, a caution instead
+    let flat = temp("flat_folds.csv", "0.5\n0.5\n0.5\n");
+    let v = json(
+        "stats/promote_idea.csv",
+        "stats/promote_control.csv",
+        "mae",
+        &["--folds", flat.to_str().unwrap()],
+    );
+    assert_eq!(
+        (f(&v["baseline_fold_std"]), &v["leakage"]),
+        (0.0, &Value::Bool(false))
+    );
+    assert!(!finding_rules(&v).contains(&"KS005".to_string()));
+    assert!(
+        v["cautions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str().unwrap().contains("all equal (std 0)")),
+        "{v}"
+    );
+}
+
 #[test]
 fn request_errors_name_the_field() {
     let base = fixture_request("auc", 50, 1);
@@ -911,6 +1025,27 @@ fn prune_contract_and_decisions() {
     assert_eq!(
         (v["prune"].as_bool(), v["decision"].as_str()),
         (Some(false), Some("too-early"))
+    );
+    // no margin at all: trailing, but no prune decision (KS013); margin null, not 0
+    let v = json_of(&run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(
+        (v["prune"].as_bool(), v["decision"].as_str()),
+        (Some(false), Some("no-margin"))
+    );
+    assert!(v["margin"].is_null() && v["margin_source"] == "none", "{v}");
+    assert!(finding_rules(&v).contains(&"KS013".to_string()));
+    let out = run(&["prune", "--baseline", b, "--current", bad.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("NO DECISION: best-so-far 0.71"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
     // margin from the baseline's fold scores
     let v = json_of(&run(&[

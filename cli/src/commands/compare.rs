@@ -19,8 +19,12 @@ Optional columns:
 Baseline fold scores (--folds): the baseline's per-fold CV scores, a CSV with a `score`
   column (e.g. fold,score) or one number a line; a gain > 3x their std flags leakage.
 Metrics: rmse, mae, logloss, auc, accuracy (gain signed so that positive = better).
-Decision: promote (z >= 2 or fold t >= 2, majority of folds improved), inconclusive
-  (a second fold or seed first), discard (gain <= 0). Seeded: same input, same answer.";
+Decision, on the decision gain G (2+ folds: the mean per-fold gain; else the pooled gain):
+  discard       G <= 0
+  promote       G > 0, z >= 2 or fold t >= 2, a majority of folds improved, mean bootstrap gain >= 0
+  inconclusive  G > 0 otherwise: a second fold or seed first
+Every fold gaining the same gives fold t = +infinity (JSON: fold_t null, fold_t_infinite).
+Seeded: same input, same answer.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -170,10 +174,13 @@ fn human(r: &CompareReport) -> String {
             &rows,
         ));
         s.push_str(&format!(
-            "  {} of {} folds improved; per-fold t {} (p {})\n",
+            "  {} of {} folds improved; mean fold gain {}; per-fold t {} (p {})\n",
             r.folds_improved,
             r.folds.len(),
-            opt(r.fold_t),
+            opt(r.fold_gain),
+            r.fold_t_infinite
+                .map(str::to_string)
+                .unwrap_or_else(|| opt(r.fold_t)),
             opt(r.fold_t_p)
         ));
     }
