@@ -32,6 +32,8 @@ const CUSTOM: &[(&str, &str, &str)] = &[
     ("ThresholdId", "string", "string"),
     ("FactId", "string", "string"),
     ("EntryId", "string", "string"),
+    // a binary file's bytes (stats::npy::FileBytes): base64 in JSON
+    ("FileBytes", "string", "string"),
     (
         "Overrides",
         "string[]",

@@ -1,7 +1,9 @@
 use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
-use kgadvise_core::stats::compare::{self, CompareReport, CompareRequest};
+use kgadvise_core::stats::compare::{self, Artifacts, CompareReport, CompareRequest};
+use kgadvise_core::stats::npy::FileBytes;
 use kgadvise_core::text::number::fixed;
 
 use crate::output::{CliError, Global, clock, emit, render_findings, table as text_table};
@@ -10,12 +12,22 @@ const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
   kgadvise compare --idea idea.csv --control ctrl.csv --metric rmse --folds folds.csv --json
   kgadvise compare --idea idea.csv --control ctrl.csv --metric logloss --resamples 1000 --seed 7
+  kgadvise compare --idea artifacts/idea --control artifacts/baseline \\
+      --truth data/train.csv:target --fold 0 --metric auc          kgkit's artifacts, one fold
+  kgadvise compare --idea artifacts/idea --control artifacts/baseline \\
+      --truth data/train.csv:target --groups patient_id --metric auc   every fold both hold
 
 Prediction files (--idea, --control): CSV with a header holding y_true and y_pred.
 Optional columns:
   id     pair rows by id when both files have it (else by order); different rows exit 2
   fold   per-fold paired t over 2+ folds, and the majority-of-folds condition
   group  the bootstrap resamples whole groups (patients, sessions) instead of rows
+kgkit's artifacts (--idea DIR, --control DIR): artifacts/<name>/ with fold<k>_oof.npy and
+  fold<k>_idx.npy (the rows' positions in the --truth file, 0 = its first data row); each fold is
+  the k of its files (no folds.csv needed); --fold K compares one fold, else every fold both hold.
+  --truth FILE:COLUMN gives y_true (text labels become sorted-class codes, as kgkit encodes them);
+  --groups COLUMN (of the --truth file) resamples whole groups. With CSV predictions --fold K keeps
+  the rows whose fold column is K.
 Baseline fold scores (--folds): the baseline's per-fold CV scores, a CSV with a `score`
   column (e.g. fold,score) or one number a line; a gain > 3x their std flags leakage.
 Metrics: rmse, mae, logloss, auc, accuracy (gain signed so that positive = better).
@@ -29,11 +41,12 @@ Seeded: same input, same answer.";
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The idea's out-of-fold predictions (CSV, `-` = stdin).
-    #[arg(long, value_name = "FILE")]
+    /// The idea's out-of-fold predictions: a CSV (`-` = stdin), or kgkit's artifacts folder
+    /// (artifacts/<name>/ with fold<k>_oof.npy and fold<k>_idx.npy; needs --truth).
+    #[arg(long, value_name = "FILE|DIR")]
     pub idea: String,
-    /// The control screen's predictions on the same rows (CSV).
-    #[arg(long, value_name = "FILE")]
+    /// The control screen's predictions on the same rows: a CSV, or its artifacts folder.
+    #[arg(long, value_name = "FILE|DIR")]
     pub control: String,
     /// rmse, mae, logloss, auc or accuracy.
     #[arg(long, value_name = "M")]
@@ -50,6 +63,65 @@ pub struct Args {
     /// Threads for the resamples (default: the CPU cores); the answer does not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// With artifacts folders: the training table and its truth column, e.g. data/train.csv:target.
+    #[arg(long, value_name = "FILE:COLUMN")]
+    pub truth: Option<String>,
+    /// With artifacts folders: the --truth file's column of groups (patients, sessions), resampled whole.
+    #[arg(long, value_name = "COLUMN")]
+    pub groups: Option<String>,
+    /// Compare one fold only: the artifacts' fold<K> files, or the CSV rows whose fold column is K.
+    #[arg(long, value_name = "K")]
+    pub fold: Option<u32>,
+}
+
+/// Whether a file of an artifacts folder is read: the predictions and row positions of a fold (not its
+/// test predictions, checkpoints or curves).
+fn is_fold_array(name: &str) -> bool {
+    name.starts_with("fold") && (name.ends_with("_oof.npy") || name.ends_with("_idx.npy"))
+}
+
+/// The fold arrays of kgkit's artifacts folder, by file name; a failure names the flag and the path.
+fn read_artifacts(flag: &str, dir: &str) -> Result<Artifacts, CliError> {
+    let cannot = |e: std::io::Error| {
+        CliError::usage(format!(
+            "{flag} {dir}: cannot read: {e}; expected kgkit's artifacts folder (fold<k>_oof.npy, fold<k>_idx.npy)"
+        ))
+    };
+    let mut files = Artifacts::new();
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_fold_array(&name) {
+            let bytes = std::fs::read(entry.path()).map_err(cannot)?;
+            files.insert(name, FileBytes(bytes));
+        }
+    }
+    Ok(files)
+}
+
+/// `--truth FILE:COLUMN` → (file, column); the column is after the last `:`.
+fn truth_spec(spec: &str) -> Result<(&str, &str), CliError> {
+    // `C:\data\train.csv` alone is a drive letter and a path, not FILE:COLUMN
+    let drive_only = |file: &str, column: &str| file.len() == 1 && column.starts_with('\\');
+    match spec.rsplit_once(':') {
+        Some((file, column))
+            if !file.is_empty() && !column.is_empty() && !drive_only(file, column) =>
+        {
+            Ok((file, column))
+        }
+        _ => Err(CliError::usage(format!(
+            "--truth {spec}: expected FILE:COLUMN, e.g. data/train.csv:target"
+        ))),
+    }
+}
+
+/// The predictions of one model as the request takes them: a folder's fold arrays, or a CSV's text.
+fn predictions(flag: &str, path: &str) -> Result<(String, Option<Artifacts>), CliError> {
+    if path != "-" && Path::new(path).is_dir() {
+        Ok((String::new(), Some(read_artifacts(flag, path)?)))
+    } else {
+        Ok((read_text(flag, path)?, None))
+    }
 }
 
 /// Reads a file, or stdin for `-`; a failure names the flag and the path.
@@ -79,9 +151,32 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             "--idea and --control cannot both be stdin (-)",
         ));
     }
+    let (idea, idea_artifacts) = predictions("--idea", &args.idea)?;
+    let (control, control_artifacts) = predictions("--control", &args.control)?;
+    let truth = match &args.truth {
+        Some(spec) => {
+            let (file, column) = truth_spec(spec)?;
+            Some((file, column, read_text("--truth", file)?))
+        }
+        None => None,
+    };
+    // `--groups FILE:COLUMN` of the --truth file is its column too (kgkit's spelling)
+    let groups = args
+        .groups
+        .as_deref()
+        .map(|g| match (&truth, g.rsplit_once(':')) {
+            (Some((file, _, _)), Some((f, column))) if f == *file => column,
+            _ => g,
+        });
     let request = CompareRequest {
-        idea: read_text("--idea", &args.idea)?,
-        control: read_text("--control", &args.control)?,
+        idea,
+        control,
+        idea_artifacts,
+        control_artifacts,
+        truth_column: truth.as_ref().map(|(_, column, _)| column.to_string()),
+        truth: truth.as_ref().map(|(_, _, text)| text.clone()),
+        groups: groups.map(str::to_string),
+        fold: args.fold,
         metric: args.metric.clone(),
         folds: match &args.folds {
             Some(path) => Some(read_text("--folds", path)?),
@@ -99,11 +194,22 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     // A problem with both files together (different rows, a metric undefined on them) names both.
     let both = format!("--idea {} / --control {}", args.idea, args.control);
+    let truth_flag = args
+        .truth
+        .as_deref()
+        .map(|spec| format!("--truth {spec}"))
+        .unwrap_or_default();
     let mut files = vec![
         ("idea", args.idea.as_str()),
         ("control", args.control.as_str()),
+        ("ideaArtifacts", args.idea.as_str()),
+        ("controlArtifacts", args.control.as_str()),
+        ("truthColumn", truth_flag.as_str()),
         ("", both.as_str()),
     ];
+    if let Some((file, _, _)) = &truth {
+        files.push(("truth", file));
+    }
     if let Some(path) = &args.folds {
         files.push(("folds", path));
     }

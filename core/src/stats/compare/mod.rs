@@ -27,6 +27,7 @@
 //! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules (KS001 to
 //! KS007) are one function each over the measured comparison (`CompareRun`).
 
+mod artifacts;
 mod bootstrap;
 mod pair;
 
@@ -36,13 +37,14 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+pub use artifacts::Artifacts;
 pub use bootstrap::{
     GainSummary, bootstrap_gains, percentile_sorted, resample_gain, sd, summarise,
 };
 use pair::{Paired, RowLabels, pair};
 
 use super::metrics::{Metric, MetricError, Prepared};
-use super::table::{read_predictions, read_scores};
+use super::table::{read_predictions, read_scores, read_truth};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
@@ -57,7 +59,9 @@ pub const COMPARE_SCHEMA: &str = "kgadvise.compare/1";
 pub const DEFAULT_SEED: u64 = 42;
 
 /// `kgadvise compare`: is an idea's gain over its control real, or noise? The out-of-fold predictions of
-/// both on the same rows, compared by a paired bootstrap.
+/// both on the same rows, compared by a paired bootstrap. The predictions are CSV text (`idea`,
+/// `control`) or kgkit's artifacts folders (`ideaArtifacts`, `controlArtifacts` with `truth` and
+/// `truthColumn`), not both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompareRequest {
@@ -67,6 +71,23 @@ pub struct CompareRequest {
     pub idea: String,
     /// The control's predictions on the same rows, CSV text of the same form.
     pub control: String,
+    /// Instead of `idea`: kgkit's artifacts folder of the idea (`artifacts/<name>/`), its files by name;
+    /// in JSON each file's bytes are a base64 string. `fold<k>_oof.npy` (predictions) with
+    /// `fold<k>_idx.npy` (their rows in the truth table) are read, other files passed over.
+    pub idea_artifacts: Option<Artifacts>,
+    /// Instead of `control`: the control's artifacts folder, of the same form.
+    pub control_artifacts: Option<Artifacts>,
+    /// With artifacts: the training table's CSV text, whose rows `fold<k>_idx.npy` point at (0 = its
+    /// first data row).
+    pub truth: Option<String>,
+    /// With artifacts: the truth column of `truth` (text labels are encoded as sorted classes, as kgkit
+    /// does).
+    pub truth_column: Option<String>,
+    /// With artifacts: a column of `truth` holding each row's group (patients, sessions): the bootstrap
+    /// resamples whole groups.
+    pub groups: Option<String>,
+    /// Compare one fold only: the artifacts' `fold<K>` files, or the CSV rows whose `fold` is K.
+    pub fold: Option<u32>,
     /// The metric: `rmse`, `mae`, `logloss`, `auc` or `accuracy` (the gain is signed so that positive
     /// is better).
     pub metric: String,
@@ -193,8 +214,6 @@ impl Inputs {
                 "expected at least 2 resamples (to estimate an se)",
             ));
         }
-        let idea = read_predictions(&request.idea, "idea")?;
-        let control = read_predictions(&request.control, "control")?;
         let baseline_fold_scores = match &request.folds {
             Some(text) => Some(read_scores(text, "folds")?),
             None => None,
@@ -204,10 +223,81 @@ impl Inputs {
             resamples,
             seed: request.seed.unwrap_or(DEFAULT_SEED),
             threads: request.threads.unwrap_or(1).max(1),
-            paired: pair(&idea, &control)?,
+            paired: paired_of(request)?,
             baseline_fold_scores,
         })
     }
+}
+
+/// The paired rows of the request: from the CSV predictions or from kgkit's artifacts (one form for
+/// both models), narrowed to `fold` when given.
+fn paired_of(request: &CompareRequest) -> Result<Paired, RequestError> {
+    let (idea_artifacts, control_artifacts) = (&request.idea_artifacts, &request.control_artifacts);
+    let Some(idea_files) = idea_artifacts.as_ref().or(control_artifacts.as_ref()) else {
+        for (given, field) in [
+            (request.truth.is_some(), "truth"),
+            (request.truth_column.is_some(), "truthColumn"),
+            (request.groups.is_some(), "groups"),
+        ] {
+            if given {
+                return Err(RequestError::new(
+                    field,
+                    "is for kgkit's artifacts (ideaArtifacts, controlArtifacts); CSV predictions carry \
+                     their own y_true (and group) columns",
+                ));
+            }
+        }
+        let idea = read_predictions(&request.idea, "idea")?;
+        let control = read_predictions(&request.control, "control")?;
+        let paired = pair(&idea, &control)?;
+        return match request.fold {
+            Some(k) => paired.keep_fold(k),
+            None => Ok(paired),
+        };
+    };
+    if idea_artifacts.is_none() || control_artifacts.is_none() {
+        let (folder, csv) = if idea_artifacts.is_some() {
+            ("idea", "control")
+        } else {
+            ("control", "idea")
+        };
+        return Err(RequestError::new(
+            "",
+            format!(
+                "the {folder} is kgkit's artifacts but the {csv} CSV predictions; expected both models in \
+                 one form (both artifacts folders, or both CSV files)"
+            ),
+        ));
+    }
+    for (csv, field) in [(&request.idea, "idea"), (&request.control, "control")] {
+        if !csv.trim().is_empty() {
+            return Err(RequestError::new(
+                field,
+                format!(
+                    "given with {field}Artifacts; expected the {field}'s predictions once: CSV text or \
+                     kgkit artifacts"
+                ),
+            ));
+        }
+    }
+    let (Some(truth), Some(column)) = (&request.truth, &request.truth_column) else {
+        return Err(RequestError::new(
+            if request.truth.is_none() {
+                "truth"
+            } else {
+                "truthColumn"
+            },
+            "missing: kgkit's artifacts hold no truth; expected the training table (CSV text) and its \
+             truth column (--truth data/train.csv:target)",
+        ));
+    };
+    let truth = read_truth(truth, column, request.groups.as_deref())?;
+    artifacts::pair_artifacts(
+        idea_files,
+        control_artifacts.as_ref().unwrap_or(idea_files),
+        &truth,
+        request.fold,
+    )
 }
 
 fn metric_of(name: &str) -> Result<Metric, RequestError> {
@@ -839,7 +929,7 @@ fn cautions(run: &CompareRun, decision: Decision, thresholds: &Thresholds) -> Ve
                 "the baseline fold scores hold {} value(s): the leakage check needs at least 2",
                 scores.len()
             )),
-            Some(std) if std == 0.0 => cautions.push(format!(
+            Some(0.0) => cautions.push(format!(
                 "the baseline's {} fold scores are all equal (std 0): the leakage check has no scale to \
                  judge the gain against (scores rounded too far?)",
                 scores.len()

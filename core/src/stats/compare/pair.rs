@@ -33,6 +33,8 @@ pub(super) struct Paired {
 pub(super) struct RowLabels {
     pub ids: Option<Vec<String>>,
     pub lines: Vec<u64>,
+    /// What `lines` are lines of (default: the idea file).
+    pub lines_of: Option<&'static str>,
 }
 
 impl RowLabels {
@@ -41,13 +43,81 @@ impl RowLabels {
             return format!("id `{id}`");
         }
         match self.lines.get(i) {
-            Some(line) => format!("line {line} of {IDEA}"),
+            Some(line) => format!("line {line} of {}", self.lines_of.unwrap_or(IDEA)),
             None => format!("row {}", i + 1),
         }
     }
 }
 
-fn list(items: &[String], total: usize) -> String {
+impl Paired {
+    /// Only the rows whose `fold` is `fold` (compared as numbers: `0` and `0.0` are one fold); the
+    /// request field `fold` when the rows have no such fold.
+    pub fn keep_fold(self, fold: u32) -> Result<Paired, RequestError> {
+        let Some(folds) = &self.fold else {
+            return Err(RequestError::value(
+                "fold",
+                fold.to_string(),
+                "the predictions have no `fold` column; expected a `fold` column to pick a fold from",
+            ));
+        };
+        let keep: Vec<bool> = folds
+            .iter()
+            .map(|f| crate::text::decimal::parse_f64(f.trim()) == Some(f64::from(fold)))
+            .collect();
+        if !keep.contains(&true) {
+            let mut names = folds.clone();
+            crate::text::sort::sort(&mut names);
+            names.dedup();
+            return Err(RequestError::value(
+                "fold",
+                fold.to_string(),
+                format!(
+                    "no row of that fold; expected one of the folds in the files: {}",
+                    list(&names, names.len())
+                ),
+            ));
+        }
+        let pick = |v: &[f64]| -> Vec<f64> {
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        };
+        let pick_text = |v: &Option<Vec<String>>| -> Option<Vec<String>> {
+            v.as_ref().map(|v| {
+                v.iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(x, _)| x.clone())
+                    .collect()
+            })
+        };
+        let pick_lines = |v: &[u64]| -> Vec<u64> {
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        };
+        Ok(Paired {
+            y_true: pick(&self.y_true),
+            idea: pick(&self.idea),
+            control: pick(&self.control),
+            fold: pick_text(&self.fold),
+            group: pick_text(&self.group),
+            label: RowLabels {
+                ids: pick_text(&self.label.ids),
+                lines: pick_lines(&self.label.lines),
+                lines_of: self.label.lines_of,
+            },
+            paired_by: self.paired_by,
+            notes: self.notes,
+        })
+    }
+}
+
+pub(super) fn list(items: &[String], total: usize) -> String {
     let mut s = items.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if total > 5 {
         s.push_str(&format!(" (and {} more)", total - 5));
@@ -158,6 +228,7 @@ pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, 
             None
         },
         lines: idea.line.clone(),
+        lines_of: None,
     };
     let mut p = join_rows(idea, control, &control_index, label, paired_by)?;
     match (&idea.id, &control.id) {
