@@ -189,6 +189,38 @@ impl Prepared {
         Ok(p)
     }
 
+    /// AUC: the end (exclusive, in sorted order) of each run of tied predictions.
+    pub fn tie_ends(&self) -> &[u32] {
+        &self.tie_ends
+    }
+
+    /// AUC: the label of each row in sorted order (true = positive).
+    pub fn sorted_labels(&self) -> &[bool] {
+        &self.label
+    }
+
+    /// Weighted AUC where `counts[k]` is the weight of the k-th row in sorted order (one byte a row, the
+    /// bootstrap's fast path): [`Prepared::auc_with`] without a closure call or a branch per row, the
+    /// same sums in the same order, so the same float.
+    pub fn auc_sorted_counts(&self, counts: &[u8]) -> Option<f64> {
+        let mut start = 0usize;
+        auc_of_groups(self.tie_ends.iter().map(|&end| {
+            let end = end as usize;
+            let (c, l) = (
+                counts.get(start..end).unwrap_or_default(),
+                self.label.get(start..end).unwrap_or_default(),
+            );
+            start = end;
+            // positives and all, branch-free so that it vectorises: a positive's count masked in
+            let (mut wp, mut all) = (0u64, 0u64);
+            for (&c, &positive) in c.iter().zip(l) {
+                all += u64::from(c);
+                wp += u64::from(c & 0u8.wrapping_sub(u8::from(positive)));
+            }
+            (wp, all - wp)
+        }))
+    }
+
     /// AUC's sort order (row indices by increasing prediction); None for the other metrics.
     pub fn sorted_order(&self) -> Option<&[u32]> {
         (self.metric == Metric::Auc).then_some(self.order.as_slice())
@@ -197,22 +229,17 @@ impl Prepared {
     /// Weighted AUC where `weight_at(k)` is the weight of the k-th row in sorted order: one pass, ties
     /// count ½. None when a class has no weight.
     pub fn auc_with(&self, weight_at: impl Fn(usize) -> u32) -> Option<f64> {
-        let (mut cum_neg, mut pos_total) = (0u64, 0u64);
-        let mut num = 0f64;
         let mut start = 0usize;
-        for &end in &self.tie_ends {
+        auc_of_groups(self.tie_ends.iter().map(|&end| {
             let end = end as usize;
             let (mut wp, mut wn) = (0u64, 0u64);
             for (k, &lab) in self.label.iter().enumerate().take(end).skip(start) {
                 let c = weight_at(k) as u64;
                 if lab { wp += c } else { wn += c }
             }
-            num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
-            cum_neg += wn;
-            pos_total += wp;
             start = end;
-        }
-        (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
+            (wp, wn)
+        }))
     }
 
     pub fn metric(&self) -> Metric {
@@ -260,6 +287,20 @@ impl Prepared {
             }
         }
     }
+}
+
+/// AUC from the weights of each run of tied predictions in increasing order, (positives, negatives):
+/// every pair of a positive above a negative counts 1, a tie ½. The one float accumulation every AUC
+/// path shares, so they agree bit for bit. None when a class has no weight.
+pub fn auc_of_groups(groups: impl Iterator<Item = (u64, u64)>) -> Option<f64> {
+    let (mut cum_neg, mut pos_total) = (0u64, 0u64);
+    let mut num = 0f64;
+    for (wp, wn) in groups {
+        num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
+        cum_neg += wn;
+        pos_total += wp;
+    }
+    (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
 }
 
 /// Accuracy's notion of a correct prediction: with 0/1 labels a prediction in [0, 1] is a probability

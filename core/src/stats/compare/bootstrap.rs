@@ -6,7 +6,12 @@
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::stats::metrics::Prepared;
+use crate::stats::metrics::{Prepared, auc_of_groups};
+
+/// The control's AUC is summed per tie group through a small table (a scatter, see [`ControlOrder`]) when
+/// it has at most this many tie groups (2 × 4-byte sums each: 256 KB, cache-resident); with more (few
+/// ties) a gather through its sort order reads less memory.
+const SCATTER_MAX_GROUPS: usize = 1 << 15;
 
 /// Sample standard deviation (ddof 1); None with fewer than 2 values.
 pub fn sd(values: &[f64]) -> Option<f64> {
@@ -60,6 +65,36 @@ fn draw_counts_u8(rng: &mut Pcg64Mcg, counts: &mut [u8]) -> bool {
     ok
 }
 
+/// [`draw_counts_u8`] for two resamples at once, each from its own stream: the same draws into each
+/// array as two calls would make, interleaved so that the two streams' multiply chains (and the two
+/// arrays' cache misses) overlap. Returns whether each array stayed within a byte.
+fn draw_counts_u8_pair(
+    (rng_a, rng_b): (&mut Pcg64Mcg, &mut Pcg64Mcg),
+    (a, b): (&mut [u8], &mut [u8]),
+) -> (bool, bool) {
+    a.fill(0);
+    b.fill(0);
+    let n = a.len().min(b.len()) as u32;
+    let (mut ok_a, mut ok_b) = (true, true);
+    for _ in 0..n {
+        let i = rng_a.random_range(0..n) as usize;
+        let j = rng_b.random_range(0..n) as usize;
+        if let Some(c) = a.get_mut(i) {
+            match c.checked_add(1) {
+                Some(v) => *c = v,
+                None => ok_a = false,
+            }
+        }
+        if let Some(c) = b.get_mut(j) {
+            match c.checked_add(1) {
+                Some(v) => *c = v,
+                None => ok_b = false,
+            }
+        }
+    }
+    (ok_a, ok_b)
+}
+
 fn draw_counts(rng: &mut Pcg64Mcg, counts: &mut [u32]) {
     counts.fill(0);
     let n = counts.len() as u32;
@@ -71,16 +106,94 @@ fn draw_counts(rng: &mut Pcg64Mcg, counts: &mut [u32]) {
     }
 }
 
+/// AUC without groups: the draws are positions in the idea's sorted order (a bijection of the rows, so
+/// the same distribution), which makes the idea's pass sequential. The control's rows in that order:
+#[derive(Debug)]
+enum ControlOrder {
+    /// For each position of the control's sort order, the idea's position of its row: the control's
+    /// pass gathers the counts through this permutation.
+    Gather(Vec<u32>),
+    /// For each idea position, 2 × its row's tie group in the control's order + its label: one
+    /// sequential pass adds each count to its group's (negatives, positives) sums, which stay in cache
+    /// with few groups; the AUC is then taken over the groups in order, as the gather's.
+    Scatter { slot: Vec<u32>, groups: usize },
+}
+
+impl ControlOrder {
+    fn of(idea: &Prepared, control: &Prepared, n: usize) -> Option<ControlOrder> {
+        let at = ControlOrder::gather(idea, control, n)?;
+        let groups = control.tie_ends().len();
+        if groups > SCATTER_MAX_GROUPS {
+            return Some(ControlOrder::Gather(at));
+        }
+        let mut slot = vec![0u32; n];
+        let (mut g, mut ends) = (0u32, control.tie_ends().iter().peekable());
+        for (k, (&p, &positive)) in at.iter().zip(control.sorted_labels()).enumerate() {
+            while ends.next_if(|&&end| end as usize <= k).is_some() {
+                g += 1;
+            }
+            if let Some(s) = slot.get_mut(p as usize) {
+                *s = 2 * g + u32::from(positive);
+            }
+        }
+        Some(ControlOrder::Scatter { slot, groups })
+    }
+
+    /// The gather permutation: for each position of the control's sort order, the idea's position of
+    /// its row. None unless both models are AUC.
+    fn gather(idea: &Prepared, control: &Prepared, n: usize) -> Option<Vec<u32>> {
+        let (io, co) = (idea.sorted_order()?, control.sorted_order()?);
+        let mut pos_of_row = vec![0u32; n];
+        for (k, &row) in io.iter().enumerate() {
+            if let Some(p) = pos_of_row.get_mut(row as usize) {
+                *p = k as u32;
+            }
+        }
+        Some(
+            co.iter()
+                .map(|&row| pos_of_row.get(row as usize).copied().unwrap_or(0))
+                .collect(),
+        )
+    }
+
+    /// The control's AUC for counts in the idea's sorted order (one byte a row, or u32 when a count
+    /// passed 255).
+    fn auc<T: Copy + Into<u32>>(
+        &self,
+        control: &Prepared,
+        counts: &[T],
+        sums: &mut Vec<u32>,
+    ) -> Option<f64> {
+        match self {
+            ControlOrder::Gather(at) => control.auc_with(|k| {
+                at.get(k)
+                    .and_then(|&p| counts.get(p as usize))
+                    .map_or(0, |&c| c.into())
+            }),
+            ControlOrder::Scatter { slot, groups } => {
+                sums.clear();
+                sums.resize(2 * groups, 0);
+                for (&s, &c) in slot.iter().zip(counts) {
+                    if let Some(sum) = sums.get_mut(s as usize) {
+                        *sum += c.into();
+                    }
+                }
+                auc_of_groups(sums.chunks_exact(2).map(|pair| match pair {
+                    [negatives, positives] => (u64::from(*positives), u64::from(*negatives)),
+                    _ => (0, 0),
+                }))
+            }
+        }
+    }
+}
+
 /// What every resample reads: the two models, the groups, and for AUC without groups the control's
-/// rows as positions in the idea's sorted order.
+/// rows in the idea's sorted order.
 struct Resampler<'a> {
     idea: &'a Prepared,
     control: &'a Prepared,
     group_of: Option<(&'a [u32], usize)>,
-    /// AUC without groups: draw positions in the idea's sorted order (a bijection of the rows, so the
-    /// same distribution), which makes the idea's pass sequential; the control's pass gathers through
-    /// this one precomputed permutation.
-    auc_positions: Option<Vec<u32>>,
+    auc_order: Option<ControlOrder>,
     n: usize,
     seed: u64,
     sign: f64,
@@ -92,6 +205,10 @@ struct Scratch {
     counts: Vec<u32>,
     group_counts: Vec<u32>,
     small: Vec<u8>,
+    /// The second resample's counts when two are drawn together.
+    small_b: Vec<u8>,
+    /// The control's per-group sums of the scatter path.
+    sums: Vec<u32>,
 }
 
 impl<'a> Resampler<'a> {
@@ -102,67 +219,83 @@ impl<'a> Resampler<'a> {
         n: usize,
         seed: u64,
     ) -> Resampler<'a> {
-        let auc_positions = match (idea.sorted_order(), control.sorted_order(), group_of) {
-            (Some(io), Some(co), None) => {
-                let mut pos_of_row = vec![0u32; n];
-                for (k, &row) in io.iter().enumerate() {
-                    if let Some(p) = pos_of_row.get_mut(row as usize) {
-                        *p = k as u32;
-                    }
-                }
-                Some(
-                    co.iter()
-                        .map(|&row| pos_of_row.get(row as usize).copied().unwrap_or(0))
-                        .collect::<Vec<u32>>(),
-                )
-            }
-            _ => None,
-        };
         Resampler {
             idea,
             control,
             group_of,
-            auc_positions,
+            auc_order: group_of
+                .is_none()
+                .then(|| ControlOrder::of(idea, control, n))
+                .flatten(),
             n,
             seed,
             sign: idea.metric().sign(),
         }
     }
 
+    /// The AUC gain of resample `r` from its one-byte counts (`drawn`: they stayed within a byte), else
+    /// from its draws made again into u32.
+    fn auc_gain(
+        &self,
+        order: &ControlOrder,
+        r: usize,
+        small: &[u8],
+        drawn: bool,
+        scratch: &mut Scratch,
+    ) -> Option<f64> {
+        if drawn {
+            let a = self.idea.auc_sorted_counts(small)?;
+            let b = order.auc(self.control, small, &mut scratch.sums)?;
+            return Some(self.sign * (a - b));
+        }
+        // a count passed 255: the same draws again, into u32
+        let counts = &mut scratch.counts;
+        draw_counts(&mut resample_rng(self.seed, r), counts);
+        let a = self
+            .idea
+            .auc_with(|k| counts.get(k).copied().unwrap_or(0))?;
+        let b = order.auc(self.control, counts, &mut scratch.sums)?;
+        Some(self.sign * (a - b))
+    }
+
+    /// The gains of resamples `r` and `r + 1` of the AUC path, their draws interleaved.
+    fn auc_gain_pair(
+        &self,
+        order: &ControlOrder,
+        r: usize,
+        scratch: &mut Scratch,
+    ) -> [Option<f64>; 2] {
+        let (mut small_a, mut small_b) = (
+            std::mem::take(&mut scratch.small),
+            std::mem::take(&mut scratch.small_b),
+        );
+        small_a.resize(self.n, 0);
+        small_b.resize(self.n, 0);
+        let (ok_a, ok_b) = draw_counts_u8_pair(
+            (
+                &mut resample_rng(self.seed, r),
+                &mut resample_rng(self.seed, r + 1),
+            ),
+            (&mut small_a, &mut small_b),
+        );
+        let gains = [
+            self.auc_gain(order, r, &small_a, ok_a, scratch),
+            self.auc_gain(order, r + 1, &small_b, ok_b, scratch),
+        ];
+        (scratch.small, scratch.small_b) = (small_a, small_b);
+        gains
+    }
+
     /// The signed gain of resample `r`; None when the metric is undefined on it.
     fn gain(&self, r: usize, scratch: &mut Scratch) -> Option<f64> {
         let mut rng = resample_rng(self.seed, r);
-        if let Some(ctrl_pos) = &self.auc_positions {
-            let small = &mut scratch.small;
+        if let Some(order) = &self.auc_order {
+            let mut small = std::mem::take(&mut scratch.small);
             small.resize(self.n, 0);
-            if draw_counts_u8(&mut rng, small) {
-                let a = self
-                    .idea
-                    .auc_with(|k| small.get(k).copied().unwrap_or(0) as u32)?;
-                let b = self.control.auc_with(|k| {
-                    ctrl_pos
-                        .get(k)
-                        .and_then(|&p| small.get(p as usize))
-                        .copied()
-                        .unwrap_or(0) as u32
-                })?;
-                return Some(self.sign * (a - b));
-            }
-            // a count passed 255: the same draws again, into u32
-            let counts = &mut scratch.counts;
-            let mut rng = resample_rng(self.seed, r);
-            draw_counts(&mut rng, counts);
-            let a = self
-                .idea
-                .auc_with(|k| counts.get(k).copied().unwrap_or(0))?;
-            let b = self.control.auc_with(|k| {
-                ctrl_pos
-                    .get(k)
-                    .and_then(|&p| counts.get(p as usize))
-                    .copied()
-                    .unwrap_or(0)
-            })?;
-            return Some(self.sign * (a - b));
+            let drawn = draw_counts_u8(&mut rng, &mut small);
+            let gain = self.auc_gain(order, r, &small, drawn, scratch);
+            scratch.small = small;
+            return gain;
         }
         match self.group_of {
             Some((groups, n_groups)) if n_groups > 0 => {
@@ -181,9 +314,22 @@ impl<'a> Resampler<'a> {
         let mut scratch = Scratch {
             counts: vec![0u32; self.n],
             group_counts: vec![0u32; self.group_of.map_or(0, |(_, g)| g)],
-            small: Vec::new(),
+            ..Scratch::default()
         };
-        (lo..hi).map(|r| self.gain(r, &mut scratch)).collect()
+        let Some(order) = &self.auc_order else {
+            return (lo..hi).map(|r| self.gain(r, &mut scratch)).collect();
+        };
+        // AUC: two resamples at a time (the same gains as one at a time, see draw_counts_u8_pair)
+        let mut gains = Vec::with_capacity(hi.saturating_sub(lo));
+        let mut r = lo;
+        while r + 1 < hi {
+            gains.extend(self.auc_gain_pair(order, r, &mut scratch));
+            r += 2;
+        }
+        if r < hi {
+            gains.push(self.gain(r, &mut scratch));
+        }
+        gains
     }
 }
 
@@ -296,6 +442,44 @@ mod tests {
             bootstrap_gains(&idea, &control, None, 200, 25, 9, 1).0,
             gains
         );
+    }
+
+    /// The control's two paths (scatter through its tie groups, gather through its sort order) give the
+    /// same AUC, bit for bit, for one-byte and u32 counts.
+    #[test]
+    fn scatter_and_gather_agree_bit_for_bit() {
+        let n = 5000;
+        let y: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i % 7 < 2))).collect();
+        let a: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1009) as f64).collect();
+        let c: Vec<f64> = (0..n)
+            .map(|i| ((i * 104_729) % 613) as f64 / 613.0)
+            .collect();
+        let idea = Prepared::new(Metric::Auc, &y, &a).unwrap();
+        let control = Prepared::new(Metric::Auc, &y, &c).unwrap();
+        let scatter = ControlOrder::of(&idea, &control, n).unwrap();
+        assert!(matches!(scatter, ControlOrder::Scatter { groups: 613, .. }));
+        let gather = ControlOrder::Gather(ControlOrder::gather(&idea, &control, n).unwrap());
+        let mut sums = Vec::new();
+        for r in 0..20 {
+            let mut small = vec![0u8; n];
+            assert!(draw_counts_u8(&mut resample_rng(3, r), &mut small));
+            let (s, g) = (
+                scatter.auc(&control, &small, &mut sums).unwrap(),
+                gather.auc(&control, &small, &mut sums).unwrap(),
+            );
+            assert_eq!(s.to_bits(), g.to_bits(), "resample {r}");
+            let wide: Vec<u32> = small.iter().map(|&c| u32::from(c)).collect();
+            assert_eq!(
+                scatter.auc(&control, &wide, &mut sums).unwrap().to_bits(),
+                s.to_bits()
+            );
+            // the idea's byte path equals its generic one
+            let generic = idea.auc_with(|k| u32::from(small[k])).unwrap();
+            assert_eq!(
+                idea.auc_sorted_counts(&small).unwrap().to_bits(),
+                generic.to_bits()
+            );
+        }
     }
 
     #[test]

@@ -249,7 +249,7 @@ fn paired_of(request: &CompareRequest) -> Result<Paired, RequestError> {
         }
         let idea = read_predictions(&request.idea, "idea")?;
         let control = read_predictions(&request.control, "control")?;
-        let paired = pair(&idea, &control)?;
+        let paired = pair(idea, &control)?;
         return match request.fold {
             Some(k) => paired.keep_fold(k),
             None => Ok(paired),

@@ -199,7 +199,7 @@ fn index_by_id(idea_ids: &[String], control_ids: &[String]) -> Result<Vec<usize>
 }
 
 /// Joins the idea's rows with the control's: by the `id` column when both files have one, else by order.
-pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, RequestError> {
+pub(super) fn pair(mut idea: Predictions, control: &Predictions) -> Result<Paired, RequestError> {
     // index into the control for each idea row
     let (control_index, paired_by): (Vec<usize>, &'static str) = match (&idea.id, &control.id) {
         (Some(idea_ids), Some(control_ids)) if idea_ids == control_ids => {
@@ -221,25 +221,27 @@ pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, 
             ((0..idea.len()).collect(), "order")
         }
     };
+    let note = match (&idea.id, &control.id) {
+        (Some(_), None) => Some(format!(
+            "only {IDEA} has an `id` column: rows were paired by order (add `id` to {CONTROL} too)"
+        )),
+        (None, Some(_)) => Some(format!(
+            "only {CONTROL} has an `id` column: rows were paired by order (add `id` to {IDEA} too)"
+        )),
+        _ => None,
+    };
+    // the ids and lines name rows in messages: moved, not copied (a million rows)
     let label = RowLabels {
         ids: if paired_by == "id" {
-            idea.id.clone()
+            idea.id.take()
         } else {
             None
         },
-        lines: idea.line.clone(),
+        lines: std::mem::take(&mut idea.line),
         lines_of: None,
     };
-    let mut p = join_rows(idea, control, &control_index, label, paired_by)?;
-    match (&idea.id, &control.id) {
-        (Some(_), None) => p.notes.push(format!(
-            "only {IDEA} has an `id` column: rows were paired by order (add `id` to {CONTROL} too)"
-        )),
-        (None, Some(_)) => p.notes.push(format!(
-            "only {CONTROL} has an `id` column: rows were paired by order (add `id` to {IDEA} too)"
-        )),
-        _ => {}
-    }
+    let mut p = join_rows(&idea, control, &control_index, label, paired_by)?;
+    p.notes.extend(note);
     p.fold = merge_column("fold", &idea.fold, &control.fold, &control_index, &p.label)?;
     p.group = merge_column(
         "group",
@@ -248,10 +250,14 @@ pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, 
         &control_index,
         &p.label,
     )?;
+    // the idea's columns in its own order are the paired rows' (moved, not copied: a million rows)
+    p.y_true = idea.y_true;
+    p.idea = idea.y_pred;
     Ok(p)
 }
 
-/// The paired rows' truth and both predictions; a paired row whose `y_true` differs is an error.
+/// The paired rows' labels and the control's predictions in the idea's order (the idea's own columns
+/// are already in it); a paired row whose `y_true` differs is an error.
 fn join_rows(
     idea: &Predictions,
     control: &Predictions,
@@ -265,8 +271,10 @@ fn join_rows(
     };
     let mut truth_mismatch = Vec::new();
     let mut truth_count = 0;
+    p.control.reserve(control_index.len());
     for (i, &j) in control_index.iter().enumerate() {
         let (Some(&ti), Some(&tc)) = (idea.y_true.get(i), control.y_true.get(j)) else {
+            p.control.push(f64::NAN);
             continue;
         };
         if (ti - tc).abs() > 1e-9 * ti.abs().max(1.0) {
@@ -278,8 +286,6 @@ fn join_rows(
                 shortest(tc)
             ));
         }
-        p.y_true.push(ti);
-        p.idea.push(idea.y_pred.get(i).copied().unwrap_or(f64::NAN));
         p.control
             .push(control.y_pred.get(j).copied().unwrap_or(f64::NAN));
     }
