@@ -176,3 +176,4 @@ export const prune = advisor('prune');
 export const fidelity = advisor('fidelity');
 export const explain = advisor('explain');
 export const benchHistory = advisor('bench-history');
+export const inference = advisor('inference');

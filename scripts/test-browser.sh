@@ -2,11 +2,12 @@
 # Browser tests of the built web advisor, in headless Debian Chromium through Playwright (`node --test`).
 #   scripts/test-browser.sh           the release site (scripts/build-site.sh: trunk, wasm-release profile,
 #                                     std rebuilt for size by the pinned nightly, wasm-opt from npm binaryen
-#                                     132) into web/dist: the 300 KB transfer budget, then every test in
+#                                     132) into web/dist: the 320 KB transfer budget, then every test in
 #                                     tests/browser/ (the parity tests run the CLI that cargo builds here).
 #   scripts/test-browser.sh --stable  the stable fallback: a plain `trunk build --release` on the default
 #                                     (stable) toolchain, no -Zbuild-std, into its own dist and target dirs
-#                                     under cargo's target directory; then tests/browser/smoke.test.mjs on it.
+#                                     under cargo's target directory; then tests/browser/smoke.test.mjs and
+#                                     offline.test.mjs on it (trunk's service-worker hook runs there too).
 # Serves the dist with python3 on a free local port and stops the server on exit. Build outputs are found
 # through cargo (CARGO_TARGET_DIR is honoured), never at a fixed target/ path.
 # Needs: trunk 0.21.14, wasm-bindgen-cli 0.2.130, the site's nightly, /usr/bin/chromium (scripts/install-toolchain.sh).
@@ -39,7 +40,7 @@ if [ "$MODE" = --stable ]; then
     CARGO_TARGET_DIR="$TARGET_DIR/site-stable/target" trunk build --release --dist "$DIST"
   )
   log "stable site build: $((SECONDS - s)) s"
-  TESTS=(tests/browser/smoke.test.mjs)
+  TESTS=(tests/browser/smoke.test.mjs tests/browser/offline.test.mjs)
 else
   # The parity tests run the CLI binary next to the page: its path as cargo reports it.
   KGADVISE_BIN="$(bash scripts/kgadvise-bin.sh)"
@@ -49,13 +50,16 @@ else
   log "scripts/build-site.sh: $((SECONDS - s)) s"
   DIST=web/dist
 
-  # The transfer budget (issue 9): wasm + js + css <= 300 KB gzipped. Sizes are exact, not timings, so a
-  # regression fails here; bench/web.sh records the figures in BENCHMARKS.md.
+  # The transfer budget (issues 9 and 17): wasm + js + css <= 320 KB gzipped, every script of the site
+  # counted: the wasm-bindgen glue, boot.js and the service worker sw.js (written by trunk's post_build hook,
+  # web/build-sw.mjs). Sizes are exact, not timings, so a regression fails here; bench/web.sh records the
+  # figures in BENCHMARKS.md.
+  [ -f "$DIST/sw.js" ] || { log "no $DIST/sw.js: trunk's post_build hook (web/build-sw.mjs) did not run"; exit 1; }
   total=0
   for f in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css; do total=$((total + $(gzip -9 -c "$f" | wc -c))); done
-  log "wasm + js + css: $total bytes gzipped (budget $((300 * 1024)))"
-  if [ "$total" -gt $((300 * 1024)) ]; then
-    log "over the 300 KB budget: see BENCHMARKS.md ## web for where the bytes are"
+  log "wasm + js + css (sw.js included): $total bytes gzipped (budget $((320 * 1024)))"
+  if [ "$total" -gt $((320 * 1024)) ]; then
+    log "over the 320 KB budget: see BENCHMARKS.md ## web for where the bytes are"
     exit 1
   fi
   TESTS=(tests/browser/)

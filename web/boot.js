@@ -26,6 +26,10 @@ try {
   const { default: init } = await import(tag.dataset.kgJs);
   await init({ module_or_path: tag.dataset.kgWasm });
   document.getElementById('loading')?.remove();
+  // Offline use: sw.js (trunk's hook writes it from web/sw.js) caches every file of the site once the page
+  // runs. Missing outside a secure context (plain http to another host): the page works as before.
+  navigator.serviceWorker?.register(new URL('sw.js', import.meta.url).href)
+    .catch(err => console.warn('kgadvise: offline use unavailable:', err));
 } catch (err) {
   showFatal('kgadvise could not start in this browser: ' + err);
   throw err;

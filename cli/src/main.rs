@@ -4,7 +4,7 @@
 
 mod child;
 mod commands;
-mod lines;
+mod log_file;
 mod output;
 
 // nvidia-smi is run by the crate's library (src/lib.rs), which the Python wheel shares.

@@ -206,6 +206,10 @@ pub fn advise_json(
         "fidelity" => answer(request, clock, crate::stats::fidelity::fidelity),
         "bench" => answer(request, clock, crate::bench::bench),
         "bench-history" => answer(request, clock, crate::bench::history),
+        "diagnose" => answer(request, clock, crate::diagnose::diagnose),
+        "quota" => answer(request, clock, crate::quota::quota),
+        "plan" => answer(request, clock, crate::quota::plan::plan),
+        "tpu" => answer(request, clock, crate::quota::tpu::tpu),
         _ => Err(RequestError::new(
             "",
             format!(
@@ -231,6 +235,10 @@ pub const ADVISORS: &[&str] = &[
     "bench",
     "bench-history",
     "inference",
+    "diagnose",
+    "quota",
+    "plan",
+    "tpu",
 ];
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 #![no_main]
-//! `kgadvise collect`: kgkit's kg_run.json reader and every run diagnosis on arbitrary bytes.
+//! `kgadvise collect`: kgkit's kg_run.json reader and every run diagnosis on arbitrary bytes; the same
+//! bytes as a kernel's `kaggle kernels status` text and as its log.
 use kgadvise_core::kernel::run_report::{self, CollectRequest};
 use libfuzzer_sys::fuzz_target;
 
@@ -10,6 +11,23 @@ fuzz_target!(|data: &[u8]| {
             report,
             ..CollectRequest::default()
         };
+        if let Ok(answer) = run_report::collect(&request, clock) {
+            let _ = serde_json::to_string(&answer);
+        }
+    }
+    let text = kgadvise_core::text::decode_input(data).into_owned();
+    for request in [
+        CollectRequest {
+            log: Some(text.clone()),
+            timeout_seconds: Some(3600),
+            ..CollectRequest::default()
+        },
+        CollectRequest {
+            status: Some(text.clone()),
+            log: Some(text),
+            ..CollectRequest::default()
+        },
+    ] {
         if let Ok(answer) = run_report::collect(&request, clock) {
             let _ = serde_json::to_string(&answer);
         }

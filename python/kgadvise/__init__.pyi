@@ -149,12 +149,16 @@ def tpu(
 def check(
     *,
     metadata: Text,
+    input: Optional[str] = None,
     code: Optional[Text] = None,
+    code_bytes: Optional[int] = None,
+    code_path: Optional[str] = None,
     running_gpu: Optional[int] = None,
     running_tpu: Optional[int] = None,
     running_cpu: Optional[int] = None,
     running_kernels: Optional[Sequence[str]] = None,
     plannable: Optional[float] = None,
+    plannable_tpu: Optional[float] = None,
     quota: Optional[Text] = None,
     runs: Optional[Text] = None,
     timeout_seconds: Optional[int] = None,
@@ -167,11 +171,17 @@ def check(
 
 def collect(
     *,
-    report: Text,
+    report: Optional[Text] = None,
+    status: Optional[Text] = None,
+    log: Optional[Text] = None,
+    timeout_seconds: Optional[int] = None,
+    input: Optional[str] = None,
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
 ) -> Report:
-    """After a run: what kgkit's kg_run.json (``report``) says to fix, and the measured cost per fold."""
+    """After a run: what kgkit's kg_run.json (``report``) says to fix, and the measured cost per fold; for
+    a kernel without one, its ``kaggle kernels status`` text (``status``, the outcome) and its log
+    (``log``, the session's hours and where it stopped against the ``timeout_seconds`` cap)."""
 
 def compare(
     *,
@@ -227,6 +237,21 @@ def explain(
     set: Optional[Overrides] = None,
 ) -> Report:
     """Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2)."""
+
+def inference(
+    *,
+    item_seconds: Optional[float] = None,
+    batch_seconds: Optional[float] = None,
+    batch_size: Optional[int] = None,
+    test_items: int,
+    limit_hours: float,
+    setup_seconds: Optional[float] = None,
+    timed_items: Optional[int] = None,
+    platform: Optional[str] = None,
+    now: Optional[Time] = None,
+    set: Optional[Overrides] = None,
+) -> Report:
+    """Will inference fit the competition's run-time limit with the margin to spare?"""
 
 def bench_history(
     *,

@@ -166,8 +166,10 @@ check = _advisor(
 )
 collect = _advisor(
     "collect",
-    "After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.",
-    'kgadvise.collect(report=pathlib.Path("kg_run.json"))',
+    "After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold; for a kernel\n"
+    "without one, its `kaggle kernels status` text and its log (outcome, hours, a stop at the cap).",
+    'kgadvise.collect(report=pathlib.Path("kg_run.json"))\n'
+    '    kgadvise.collect(status=pathlib.Path("status.txt"), log=pathlib.Path("out/train.log"), timeout_seconds=10800)',
 )
 compare = _advisor(
     "compare",
@@ -194,6 +196,11 @@ bench_history = _advisor(
     "The bench history (`kgadvise bench --history`): speed-ups and what changed between commands.",
     'kgadvise.bench_history(history=pathlib.Path("reports/bench.jsonl"))',
 )
+inference = _advisor(
+    "inference",
+    "Will inference fit the competition's run-time limit with the margin to spare?",
+    "kgadvise.inference(item_seconds=0.04, test_items=100_000, limit_hours=9)",
+)
 
 #: Every advisor function, by name (the JavaScript library's names, in snake_case).
 FUNCTIONS: List[str] = [
@@ -212,6 +219,7 @@ FUNCTIONS: List[str] = [
     "fidelity",
     "explain",
     "bench_history",
+    "inference",
 ]
 
 #: The functions this build answers in-process (the others raise ``InputError`` "unknown advisor").

@@ -6,7 +6,6 @@ GIL, so the training in the block is not slowed by Python work.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
@@ -15,19 +14,16 @@ from types import TracebackType
 from typing import Optional, Type, Union
 
 from . import _native
-from ._advisors import ADVISORS, _input_error, advise
+from ._advisors import _input_error, advise
 from ._report import DiagnoseReport, summary, to_html
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _diagnose(raw: bytes) -> DiagnoseReport:
-    """The diagnose report of nvidia-smi's output: the ``diagnose`` advisor's (with the output as its
-    ``log``) once the core answers it by name, until then the core's streaming diagnoser with the
-    defaults of ``kgadvise sample`` (``_native.diagnose_sample``, which goes when ``diagnose`` lands)."""
-    if "diagnose" in ADVISORS:
-        return DiagnoseReport(advise("diagnose", log=raw))
-    return DiagnoseReport(json.loads(_native.diagnose_sample(raw)))
+    """The diagnose report of nvidia-smi's output: the ``diagnose`` advisor's, with the output as its
+    ``log`` (what ``kgadvise sample`` answers)."""
+    return DiagnoseReport(advise("diagnose", log=raw))
 
 
 class Watch:

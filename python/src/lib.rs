@@ -155,24 +155,6 @@ fn decode_text(bytes: &[u8]) -> String {
     kgadvise_core::text::decode_input(bytes).into_owned()
 }
 
-/// The diagnose report (JSON) of raw nvidia-smi output with the defaults of `kgadvise sample`: no rates,
-/// no `--set`. Used by `watch` until `diagnose` takes a request in `advise_json` (then `watch` calls the
-/// `diagnose` advisor like every other function, and this goes).
-#[pyfunction]
-fn diagnose_sample(py: Python<'_>, raw: &[u8]) -> PyResult<String> {
-    use kgadvise_core::diagnose::verdict::diagnose_bytes;
-    let report = py.detach(|| {
-        diagnose_bytes(
-            raw,
-            Default::default(),
-            Default::default(),
-            &kgadvise_core::rulebook::Thresholds::defaults(),
-        )
-    });
-    serde_json::to_string(&report)
-        .map_err(|e| InputError::new_err(format!("cannot encode the report: {e}")))
-}
-
 /// nvidia-smi sampling in the background, as `kgadvise sample` runs it (the CLI's own sampler): the
 /// program is `$KGADVISE_NVIDIA_SMI` or `nvidia-smi` on PATH, its output is collected by threads that
 /// never need the GIL.
@@ -249,7 +231,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(request_keys, m)?)?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(decode_text, m)?)?;
-    m.add_function(wrap_pyfunction!(diagnose_sample, m)?)?;
     m.add_class::<Sampler>()?;
     Ok(())
 }

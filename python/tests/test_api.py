@@ -113,6 +113,8 @@ def fixture_rows() -> Iterator[Row]:
     yield Row("explain", {"rule": "matrix.bf16.t4x2"}, ["explain", "matrix.bf16.t4x2"])
     history = ROOT / "tests" / "malformed" / "bench-history" / "garbage.jsonl"
     yield Row("bench_history", {"history": history}, ["bench", "--history", "--history-file", str(history)])
+    yield Row("inference", {"item_seconds": 0.9, "test_items": 40000, "limit_hours": 9}, ["inference", "--item-seconds", "0.9", "--test-items", "40000", "--limit-hours", "9"])
+    yield Row("inference", {"batch_seconds": 2, "batch_size": 64, "test_items": 100000, "limit_hours": 1, "platform": "p100"}, ["inference", "--batch-seconds", "2", "--batch-size", "64", "--test-items", "100000", "--limit-hours", "1", "--platform", "p100"])
 
 
 def realdata_rows() -> Iterator[Row]:

@@ -31,6 +31,9 @@ test('diagnose: typed bench rates give the input-bound verdict, linked to its ru
   await waitForQuery(page, 'loop_rate=95');
   assert.ok(await page.locator('.findings a[href="?page=rules&id=KV005"]').count() >= 1);
   await page.fill('#data_rate', 'fast');
-  assert.match(await text(page, '.error'), /data rate: expected a positive number/);
+  assert.match(await text(page, '.error'), /Data rate \(samples\/s\): expected a number, got `fast`/);
+  await page.fill('#data_rate', '-5');
+  await waitForQuery(page, 'data_rate=-5');
+  assert.match(await text(page, '.error'), /Data rate \(samples\/s\) -5: expected a positive rate in samples\/s/);
   check();
 });

@@ -77,7 +77,7 @@ test('kernel check: a dropped kernel-metadata.json and a picked code file are ch
   // A broken file: its parse error, with the file's name.
   await page.setInputFiles('#metadata-paste-file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"id": ') });
   await page.waitForSelector('.error');
-  assert.match(await text(page, '.error'), /^broken\.json: /);
+  assert.match(await text(page, '.error'), /^broken\.json line 1: not valid JSON/);
   assert.ok(!page.url().includes('kernel-metadata'), 'nothing of the file in the URL');
   check();
 });
@@ -100,7 +100,7 @@ test('quota & plan: a picked real quota file (CRLF, Windows) plans; typing repla
   await page.waitForFunction(() => /quota file photo\.png: /.test(document.querySelector('.error')?.textContent ?? ''));
   await page.fill('#quota-paste', 'not a quota at all');
   assert.equal(await page.locator('#quota-paste-file-note').count(), 0, 'typing replaces the file');
-  assert.match(await text(page, '.error'), /pasted quota:/);
+  assert.match(await text(page, '.error'), /pasted quota line 1: /);
   check();
 });
 

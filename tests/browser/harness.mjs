@@ -12,11 +12,16 @@ export async function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS });
 }
 
-/** A new page with the guards on; `check()` asserts nothing went wrong so far. */
-export async function openPage(browser, search = '') {
-  const page = await browser.newPage();
+/** A browser with a profile in `dir` instead of an incognito context (what installing needs). */
+export async function launchPersistent(dir, options = {}) {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS, ...options });
+}
+
+/** Puts the guards on a page: what goes wrong is pushed to the returned list. */
+export function guard(page, site = APP_URL) {
   const problems = [];
-  const local = new URL(APP_URL).host;
+  const local = new URL(site).host;
   page.on('pageerror', e => problems.push(`pageerror: ${e}`));
   page.on('console', m => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
   page.on('request', r => {
@@ -24,6 +29,13 @@ export async function openPage(browser, search = '') {
     if (u.protocol !== 'data:' && u.host !== local) problems.push(`request to another host: ${r.url()}`);
   });
   page.on('response', r => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  return problems;
+}
+
+/** A new page with the guards on; `check()` asserts nothing went wrong so far. */
+export async function openPage(browser, search = '') {
+  const page = await browser.newPage();
+  const problems = guard(page);
   await page.goto(new URL(search, APP_URL).href);
   await page.waitForSelector('#page-title', { timeout: 20000 });
   const check = () => assert.deepEqual(problems, []);

@@ -17,6 +17,6 @@ test('kernel check: a pasted real kernel-metadata.json gives the stored shape an
   await page.waitForSelector('#answer .verdict');
   assert.match(await text(page, '#answer .shape'), /NvidiaTeslaT4/);
   await page.fill('#metadata-paste', '{"id": ');
-  assert.match(await text(page, '.error'), /kernel-metadata\.json: /);
+  assert.match(await text(page, '.error'), /kernel-metadata\.json line 1: not valid JSON/);
   check();
 });

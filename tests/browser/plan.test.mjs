@@ -37,6 +37,6 @@ test('quota & plan: a pasted real `kaggle quota -v` CSV is read in the page', as
   assert.match(await text(page, '.quota-state'), /GPU: .* remaining/);
   assert.ok(!page.url().includes('Resource'), 'the paste is not put in the URL');
   await page.fill('#quota-paste', 'not a quota at all');
-  assert.match(await text(page, '.error'), /pasted quota:/);
+  assert.match(await text(page, '.error'), /pasted quota line 1: /);
   check();
 });

@@ -138,6 +138,26 @@ put("collect", "empty.json", b"")
 put("collect", "truncated.json", '{"jobs": [{"name": "a", "folds": [0, 1], "fold_status": {"0": {"status": "do')
 put("collect", "wrong-types.json", '{"jobs": "all of them", "gpus": "two", "elapsed_s": "long"}')
 put("collect", "array.json", "[1, 2, 3]")
+# items of `jobs` that are not objects before the job whose fold failed: its log tail is still its own
+put("collect", "non-object-jobs.json", json.dumps({"jobs": [7, "x", {"name": "a", "folds": [0], "fold_status": {"0": {"status": "failed", "returncode": 1, "seconds": 40}}, "errors": {"0": "Traceback\nValueError: boom"}}], "elapsed_s": 100.0}))
+# a kernel's log (collect --log FILE --timeout-seconds 3600) and its status (collect --status FILE)
+REC = '{"stream_name":"stdout","time":%s,"data":"%s\\n"}'
+kaggle_log = "[" + "\n,".join(REC % (t, d) for t, d in [("1.5", "start"), ("3590.25", "epoch 3")]) + "\n]"
+put("collect-log", "empty.log", b"")
+# a model file given as the log by mistake (a zip, as torch.save writes): binary, refused
+put("collect-log", "model-zip.bin", b"PK\x03\x04\x00\x00\x08\x08\x00\x00" + b"archive/data.pkl\x80\x02}q\x00(X\x05\x00\x00\x00" * 8)
+put("collect-log", "truncated-record.log", kaggle_log[:kaggle_log.index("3590") + 3])
+put("collect-log", "one-line-list.log", kaggle_log.replace("\n", ""))
+put("collect-log", "crlf.log", kaggle_log.replace("\n", "\r\n"))
+put("collect-log", "utf16le-bom.log", b"\xff\xfe" + kaggle_log.encode("utf-16-le"))
+put("collect-log", "not-a-log.json", '{"jobs": [], "elapsed_s": 100}')
+put("collect-log", "odd-times.log", "[" + "\n,".join(REC % (t, "x") for t in ['-5', '"12s"', '"soon"', 'null', '1e308']) + "\n]")
+put("collect-status", "empty.txt", b"")
+put("collect-status", "binary.bin", b"\x00\x01status\x00")
+put("collect-status", "http-500.txt", real("kaggle-cli/status-500-GetKernelSessionStatus-2026_kaggle-cli-issue1053.txt"))
+put("collect-status", "unknown-status.txt", 'me/k has status "KernelWorkerStatus.PAUSED"\n')
+put("collect-status", "unterminated-quote.txt", 'me/k has status "RUNNING\n')
+put("collect-status", "crlf-polled.txt", 'me/k has status "KernelWorkerStatus.RUNNING"\r\nme/k has status "KernelWorkerStatus.ERROR"\r\nFailure message: "boom"\r\n')
 put("bench-history", "garbage.jsonl", "hello\n{\"name\": 5}\n\n\x00\x01\n")
 
 # ---------------------------------------------------------------- more quota forms

@@ -11,7 +11,7 @@ import { APP, CLOCK, ROOT, kgadvise } from './harness.mjs';
 
 const kg = await kgadvise();
 const FUNCTIONS = ['matrix', 'defaults', 'worthGpu', 'diagnose', 'quota', 'plan', 'cap', 'tpu', 'check',
-  'collect', 'compare', 'prune', 'fidelity', 'explain', 'benchHistory'];
+  'collect', 'compare', 'prune', 'fidelity', 'explain', 'benchHistory', 'inference'];
 
 const utf16le = (s) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
 

@@ -99,14 +99,26 @@ export function fixtureCases() {
     { fn: 'tpu', request: { t4Hours: 6, gpuPlannable: 20, queueHours: 24 } },
     { fn: 'tpu', request: { t4Hours: 30 }, files: { quota: fixture('quota/table.txt') } },
     // check: every kernel folder of the fixtures (KM*), with its flags; collect: every kg_run.json (KR*).
+    // (tests/fixtures/kernel also holds kaggle-logs.md, which says where the logs' format comes from.)
     ...entries(fixture('kernel'))
+      .filter(isDir)
       .flatMap((rule) => entries(rule))
       .filter((dir) => existsSync(join(dir, 'kernel-metadata.json')))
       .map((dir) => ({ fn: 'check', ...kernelFolder(dir) })),
     ...entries(fixture('kernel'))
+      .filter(isDir)
       .flatMap((rule) => entries(rule))
       .filter((dir) => existsSync(join(dir, 'kg_run.json')))
       .map((dir) => ({ fn: 'collect', files: { report: join(dir, 'kg_run.json') } })),
+    // collect for a kernel without kg_run.json: every folder with a status.txt, its log beside it.
+    ...entries(fixture('kernel'))
+      .filter(isDir)
+      .flatMap((rule) => entries(rule))
+      .filter((dir) => existsSync(join(dir, 'status.txt')))
+      .map((dir) => {
+        const log = entries(dir).find((p) => /\.(log|txt)$/.test(p) && basename(p) !== 'status.txt');
+        return { fn: 'collect', request: { timeoutSeconds: 10800 }, files: { status: join(dir, 'status.txt'), ...(log ? { log } : {}) } };
+      }),
     // compare and fidelity: the statistics fixtures.
     { fn: 'compare', request: { metric: 'auc' }, files: { idea: fixture('stats/binary_idea.csv'), control: fixture('stats/binary_control.csv') } },
     { fn: 'compare', request: { metric: 'logloss', resamples: 1000, seed: 7 }, files: { idea: fixture('stats/binary_idea.csv'), control: fixture('stats/binary_control.csv') } },
@@ -119,6 +131,9 @@ export function fixtureCases() {
     // bench history: two records of one bench, given as text.
     { fn: 'benchHistory', request: { history: BENCH_HISTORY } },
     { fn: 'benchHistory', request: { history: BENCH_HISTORY, name: 'img' } },
+    // inference: per item, and per batch on a P100.
+    { fn: 'inference', request: { itemSeconds: 0.9, testItems: 40000, limitHours: 9 } },
+    { fn: 'inference', request: { batchSeconds: 2, batchSize: 64, testItems: 100000, limitHours: 1, platform: 'p100' } },
   ];
   return rows.map((r) => ({ name: nameOf(r), ...r }));
 }
@@ -155,6 +170,8 @@ export const MALFORMED_KINDS = {
   quota: (p) => ({ fn: 'quota', request: { live: true }, files: { quota: p } }),
   runs: (p) => ({ fn: 'quota', request: { live: true }, files: { quota: fixture('quota/api.json'), runs: p } }),
   collect: (p) => ({ fn: 'collect', files: { report: p } }),
+  'collect-log': (p) => ({ fn: 'collect', request: { timeoutSeconds: 3600 }, files: { log: p } }),
+  'collect-status': (p) => ({ fn: 'collect', files: { status: p } }),
   nvsmi: (p) => ({ fn: 'diagnose', files: { log: p } }),
   compare: (p) => ({ fn: 'compare', request: { metric: 'auc' }, files: { idea: p, control: p } }),
   fidelity: (p) => ({ fn: 'fidelity', files: { backlog: p } }),

@@ -55,7 +55,7 @@ export const CLI = {
   cap: { argv: ['cap'] },
   tpu: { argv: ['tpu'], files: ['quota'] },
   check: { argv: ['check'], positional: 'metadata', files: ['metadata'] },
-  collect: { argv: ['collect'], positional: 'report', files: ['report'] },
+  collect: { argv: ['collect'], positional: 'report', files: ['report', 'status', 'log'] },
   compare: { argv: ['compare'], files: ['idea', 'control', 'folds'] },
   prune: { argv: ['prune'], files: ['baseline', 'current', 'folds'] },
   fidelity: { argv: ['fidelity'], positional: 'backlog', files: ['backlog'] },

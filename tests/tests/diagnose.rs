@@ -1,10 +1,17 @@
 //! End-to-end: `kgadvise diagnose` and `kgadvise sample` through the real binary, against cli.md's contract,
 //! every real nvidia-smi sample of tests/fixtures/realdata, and fixtures for every verdict in both polarities.
 
-use kgadvise_core::diagnose::nvsmi::ParseOptions;
-use kgadvise_core::diagnose::verdict::{RunInputs, diagnose_bytes};
-use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::diagnose::verdict::DiagnoseReport;
+use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser};
 use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise, realdata};
+
+/// Core's report of a whole input given as bytes.
+fn core_report(bytes: &[u8]) -> DiagnoseReport {
+    let clock = "2026-12-01T00:00:00Z".parse().unwrap();
+    let mut d = Diagnoser::of(&DiagnoseRequest::default(), clock).unwrap();
+    d.push(bytes);
+    d.finish()
+}
 
 fn diagnose(args: &[&str]) -> (Option<i32>, serde_json::Value) {
     let mut all = vec!["diagnose", "--json"];
@@ -37,14 +44,13 @@ const CATEGORIES: [&str; 4] = [
 
 #[test]
 fn every_real_sample_parses_through_core_and_cli() {
-    let t = Thresholds::defaults();
     let mut seen = 0;
     for cat in CATEGORIES {
         for path in realdata(cat) {
             seen += 1;
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let bytes = std::fs::read(&path).unwrap();
-            let core = diagnose_bytes(&bytes, ParseOptions::default(), RunInputs::default(), &t);
+            let core = core_report(&bytes);
             let (code, v) = diagnose(&[path.to_str().unwrap()]);
             assert_eq!(code, Some(0), "{name}: {v}");
             assert_eq!(v["schema"], "kgadvise.diagnose/1");
@@ -459,7 +465,12 @@ fn fields_and_interval_flags() {
         .unwrap();
     let (_, v) = diagnose(&[i3.to_str().unwrap()]);
     assert_eq!(verdicts(&v), ["no-data"]);
-    assert!(v["diagnostics"].to_string().contains("--fields"), "{v}");
+    assert!(
+        v["diagnostics"]
+            .to_string()
+            .contains("give the --query-gpu field list"),
+        "{v}"
+    );
     let fields = "memory.total,memory.free,memory.used,temperature.gpu,fan.speed,utilization.gpu,utilization.memory";
     let (_, v) = diagnose(&[i3.to_str().unwrap(), "--fields", fields]);
     assert_eq!(v["gpus"][0]["util_mean"], 0.0, "{v}");
@@ -583,21 +594,21 @@ fn sample_runs_a_fake_nvidia_smi() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `diagnose --json` of a file read by `threads` workers (`KGADVISE_THREADS`), with the per-GPU timeline
-/// (`timeline`, `timeline_step_samples`) left out: the parallel-reader tests compare everything else.
+/// `diagnose --json` of a file read by `threads` workers (`KGADVISE_THREADS`): the whole report, timeline
+/// included, which must not depend on the number of threads.
 fn diagnose_with_threads(path: &std::path::Path, threads: &str) -> serde_json::Value {
     let out = kgadvise()
         .env("KGADVISE_THREADS", threads)
-        .args(["diagnose", path.to_str().unwrap(), "--json"])
+        .args([
+            "diagnose",
+            path.to_str().unwrap(),
+            "--json",
+            "--now",
+            "2026-12-01",
+        ])
         .output()
         .unwrap();
-    let mut v = json_of(&out);
-    for g in v["gpus"].as_array_mut().unwrap() {
-        let g = g.as_object_mut().unwrap();
-        g.remove("timeline");
-        g.remove("timeline_step_samples");
-    }
-    v
+    json_of(&out)
 }
 
 #[test]
@@ -634,6 +645,7 @@ fn large_files_read_in_parallel_give_the_sequential_answer() {
     );
     let _ = std::fs::remove_file(&path);
     assert_eq!(seq, par);
+    assert!(seq["gpus"][0]["timeline_step_samples"].as_u64().unwrap() > 1);
     assert_eq!(seq["diagnostics_total"], 1, "{seq}");
     assert_eq!(seq["gpus"][0]["samples"].as_u64().unwrap(), s);
 }
@@ -710,4 +722,32 @@ fn csv_fast_path_matches_the_general_reader_on_realdata() {
         }
     }
     assert!(taken > 100, "only {taken} real CSV rows took the fast path");
+}
+
+/// `kgadvise diagnose` reads a UTF-16 log without a BOM (recognised by its NUL bytes, as the page reads
+/// it), from a file and from stdin: the same report as its UTF-8 original.
+#[test]
+fn a_bom_less_utf16_log_reads_as_its_utf8_original() {
+    let text = std::fs::read_to_string(fx("input-bound.csv")).unwrap();
+    let (_, utf8) = diagnose(&[&fx("input-bound.csv"), "--now", "2026-12-01"]);
+    assert_eq!(verdicts(&utf8), ["input-bound"]);
+    for le in [true, false] {
+        let bytes: Vec<u8> = text
+            .encode_utf16()
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect();
+        let path =
+            std::env::temp_dir().join(format!("kgadvise-utf16-{le}-{}.csv", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let (code, v) = diagnose(&[path.to_str().unwrap(), "--now", "2026-12-01"]);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(code, Some(0));
+        assert_eq!(v, utf8, "UTF-16 {}", if le { "LE" } else { "BE" });
+        let out = kgadvise()
+            .args(["diagnose", "-", "--json", "--now", "2026-12-01"])
+            .write_stdin(bytes)
+            .output()
+            .unwrap();
+        assert_eq!(json_of(&out), utf8);
+    }
 }

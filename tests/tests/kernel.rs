@@ -1,6 +1,8 @@
-//! End-to-end: `kgadvise check` (kernel push pre-flight, KM rules) and `kgadvise collect` (kg_run.json, KR
-//! rules) through the real binary. One fixture folder per rule: tests/fixtures/kernel/<RULE>/{trigger,clean}
-//! with an `args` file (one argument per line) for `check`.
+//! End-to-end: `kgadvise check` (kernel push pre-flight, KM rules) and `kgadvise collect` (kg_run.json, or a
+//! kernel's status and log; KR rules) through the real binary. One fixture folder per rule:
+//! tests/fixtures/kernel/<RULE>/{trigger,clean} with an `args` file (one argument per line) for `check`,
+//! and for `collect` the folder's kg_run.json and/or its `args` (files named relative to the folder:
+//! `--status status.txt --log <slug>.log`).
 
 use std::path::{Path, PathBuf};
 
@@ -29,7 +31,10 @@ fn args_of(dir: &Path) -> Vec<String> {
 fn run_fixture(rule: &str, dir: &Path) -> (i32, serde_json::Value, String) {
     let mut cmd = kgadvise();
     if rule.starts_with("KR") {
-        cmd.arg("collect").arg(dir.join("kg_run.json"));
+        cmd.arg("collect").current_dir(dir).args(args_of(dir));
+        if dir.join("kg_run.json").is_file() {
+            cmd.arg(dir.join("kg_run.json"));
+        }
     } else {
         cmd.arg("check").arg(dir).args(args_of(dir));
     }
@@ -495,6 +500,101 @@ fn collect_json_contract_and_costs() {
     assert!(v["cost_per_fold_hours"].is_null());
 }
 
+/// `collect --status --log` for a kernel without kg_run.json: Kaggle's real status texts, a log as
+/// `kaggle kernels output` writes it.
+#[test]
+fn collect_a_kernel_of_your_own_from_its_status_and_log() {
+    let polled = fixture(
+        "realdata/kaggle-cli/push-and-status-KernelWorkerStatus-gh-actions-log_run-workflow-in-kaggle.txt",
+    );
+    let log = fixture("kernel/KR011/clean/effb0-512-infer.log");
+    let out = kgadvise()
+        .args(["collect", "--status"])
+        .arg(&polled)
+        .arg("--log")
+        .arg(&log)
+        .args(["--json", "--now", NOW])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["schema"], "kgadvise.collect/1");
+    // The last status line of the polling loop is the outcome; the kernel is the inference stage's.
+    assert_eq!(v["session"]["outcome"], "complete");
+    assert_eq!(
+        v["session"]["kernel"],
+        "***/inference-pipeline-20250622101828-c1d564"
+    );
+    let hours = v["session"]["hours"].as_f64().unwrap();
+    assert!((hours - 2060.118325774 / 3600.0).abs() < 1e-12, "{hours}");
+    assert!(finding_rules(&v).is_empty(), "{v}");
+    assert!(v["cost_per_fold_hours"].is_null());
+    // The text answer says the session's hours.
+    let out = kgadvise()
+        .args(["collect", "--status"])
+        .arg(&polled)
+        .arg("--log")
+        .arg(&log)
+        .args(["--now", NOW])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("session 0.57 h (from the log's times)"),
+        "{text}"
+    );
+    // kg_run.json still works alone, and with the kernel's status beside it.
+    let run = fixture("kernel/KR001/clean/kg_run.json");
+    let out = kgadvise()
+        .arg("collect")
+        .arg(&run)
+        .arg("--status")
+        .arg(&polled)
+        .args(["--json", "--now", NOW])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert_eq!(v["session"]["outcome"], "complete");
+    assert_eq!(v["busy_gpus"], 2);
+}
+
+#[test]
+fn collect_kernel_inputs_that_cannot_be_read_exit_2() {
+    // Kaggle's API failed: the status file holds an HTTP error, not a status.
+    let failed = fixture(
+        "realdata/kaggle-cli/status-500-GetKernelSessionStatus-2026_kaggle-cli-issue1053.txt",
+    );
+    let out = kgadvise()
+        .args(["collect", "--status"])
+        .arg(&failed)
+        .args(["--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("status-500-GetKernelSessionStatus")
+            && err.contains("an HTTP error from the Kaggle API")
+            && err.contains("expected the output of `kaggle kernels status"),
+        "{err}"
+    );
+    // Nothing to read at all, or two inputs on stdin.
+    let out = kgadvise().arg("collect").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = kgadvise()
+        .args(["collect", "-", "--log", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only one input can be -"));
+    let out = kgadvise()
+        .args(["collect", "--log", "no/such/file.log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/file.log: cannot read"));
+}
+
 #[test]
 fn collect_bad_inputs_exit_2() {
     let dir = scratch("collect");
@@ -619,6 +719,29 @@ fn truncated_inputs_never_panic() {
             };
             let _ = kernel::check(&request, clock());
             let _ = kernel::metadata_text(&bytes[..cut], &thresholds);
+        }
+    }
+    for (status, log) in [
+        (
+            "KR011/trigger/status.txt",
+            "KR011/trigger/effb0-512-infer.log",
+        ),
+        (
+            "KR005/session-trigger/status.txt",
+            "KR005/session-trigger/effb0-512-train.log",
+        ),
+    ] {
+        let status = std::fs::read_to_string(fixture("kernel").join(status)).unwrap();
+        let log = std::fs::read(fixture("kernel").join(log)).unwrap();
+        for cut in (0..=log.len()).step_by(5) {
+            let part = String::from_utf8_lossy(&log[..cut]).into_owned();
+            let request = run_report::CollectRequest {
+                status: Some(status[..cut.min(status.len())].to_string()),
+                log: Some(part),
+                timeout_seconds: Some(10800),
+                ..Default::default()
+            };
+            let _ = run_report::collect(&request, clock());
         }
     }
     for dir in rule_dirs()

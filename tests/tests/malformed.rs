@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kgadvise_core::diagnose::nvsmi::ParseOptions;
-use kgadvise_core::diagnose::verdict::{self, RunInputs};
+use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser};
 use kgadvise_core::kernel::run_report;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::stats::{fidelity, prune};
@@ -79,6 +78,8 @@ fn command(kind: &str, path: &Path) -> Vec<String> {
         "quota" => vec!["quota", &p],
         "runs" => vec!["quota", &api, "--runs", &p],
         "collect" => vec!["collect", &p],
+        "collect-log" => vec!["collect", "--log", &p, "--timeout-seconds", "3600"],
+        "collect-status" => vec!["collect", "--status", &p],
         "nvsmi" => vec!["diagnose", &p],
         "compare" => vec!["compare", "--idea", &p, "--control", &p, "--metric", "auc"],
         "fidelity" => vec!["fidelity", &p],
@@ -250,12 +251,10 @@ fn every_corpus_entry_meets_its_expectation_through_the_cli_and_core() {
             if kind == "nvsmi" {
                 // The CLI streams the file line by line; core reads it whole: the same GPUs and samples.
                 let bytes = std::fs::read(&path).unwrap();
-                let r = verdict::diagnose_bytes(
-                    &bytes,
-                    ParseOptions::default(),
-                    RunInputs::default(),
-                    &Thresholds::defaults(),
-                );
+                let clock = "2026-12-01T00:00:00Z".parse().unwrap();
+                let mut d = Diagnoser::of(&DiagnoseRequest::default(), clock).unwrap();
+                d.push(&bytes);
+                let r = d.finish();
                 let core_gpus = serde_json::to_value(&r).unwrap()["gpus"].clone();
                 let samples = |g: &serde_json::Value| -> Vec<serde_json::Value> {
                     g.as_array()

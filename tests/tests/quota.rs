@@ -1,21 +1,14 @@
 //! End-to-end: `kgadvise quota`, `plan`, `cap`, `tpu` through the real binary with a fixed `--now`, against
 //! cli.md's contract; every file of realdata/kaggle-quota read or rejected with a clear message.
 
-use kgadvise_tests::{fixture, has_key_anywhere, json_of, kgadvise, realdata};
+use kgadvise_tests::{
+    finding_rules as rules, fixture, has_key_anywhere, json_of, kgadvise, realdata,
+};
 
 const NOW: &str = "2026-09-15T10:00:00Z";
 
 fn q(rel: &str) -> String {
     fixture(&format!("quota/{rel}")).display().to_string()
-}
-
-fn rules(v: &serde_json::Value) -> Vec<String> {
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

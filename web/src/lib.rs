@@ -5,7 +5,6 @@
 
 pub mod browser;
 pub mod components;
-pub mod log_stream;
 pub mod pages;
 pub mod query;
 

@@ -403,7 +403,7 @@ fn plan_from_a_pasted_quota_and_its_errors() {
         other => panic!("{other:?}"),
     }
     match plan_answer(&i, "what is this", now) {
-        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota:"), "{e}"),
+        PlanAnswer::Error(e) => assert!(e.starts_with("pasted quota line 1:"), "{e}"),
         other => panic!("{other:?}"),
     }
 }
@@ -445,7 +445,17 @@ fn every_real_quota_sample_plans_or_explains() {
 
 // ---------- diagnose ----------
 
-use kgadvise_web::pages::diagnose::{DiagnoseAnswer, diagnose_answer};
+use kgadvise_web::pages::diagnose::{DiagnoseAnswer, DiagnoseForm, diagnose_answer};
+
+/// The page's form with the given URL values.
+fn diagnose_form(pairs: &[(&str, &str)]) -> DiagnoseForm {
+    DiagnoseForm::of_url(|key| {
+        pairs
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.to_string())
+    })
+}
 
 #[test]
 fn diagnose_a_pasted_log_and_typed_rates() {
@@ -455,7 +465,8 @@ fn diagnose_a_pasted_log_and_typed_rates() {
                2026/11/01 00:00:01.000, 0, Tesla T4, 98, 9000, 15360\n\
                2026/11/01 00:00:01.000, 1, Tesla T4, 0, 3, 15360\n\
                this line is garbage\n";
-    match diagnose_answer(log, None, None, None, None) {
+    let none = diagnose_form(&[]);
+    match diagnose_answer(&none, log) {
         DiagnoseAnswer::Report(r) => {
             assert_eq!(r.schema, "kgadvise.diagnose/1");
             assert_eq!(r.gpus.len(), 2);
@@ -468,18 +479,51 @@ fn diagnose_a_pasted_log_and_typed_rates() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(
-        diagnose_answer("", None, None, None, None),
-        DiagnoseAnswer::Need
-    ));
-    match diagnose_answer("", Some("100"), Some("1000"), Some("95"), None) {
+    assert!(matches!(diagnose_answer(&none, ""), DiagnoseAnswer::Need));
+    let rates = diagnose_form(&[
+        ("data_rate", "100"),
+        ("compute_rate", "1,000"),
+        ("loop_rate", "95"),
+    ]);
+    match diagnose_answer(&rates, "") {
         DiagnoseAnswer::Report(r) => {
             assert!(r.verdicts.contains(&"input-bound"), "{:?}", r.verdicts)
         }
         other => panic!("{other:?}"),
     }
-    match diagnose_answer("", Some("fast"), None, None, None) {
-        DiagnoseAnswer::Error(e) => assert!(e.starts_with("data rate:"), "{e}"),
+    // Text that is not a number, and a number core refuses: each named by the label of its control.
+    match diagnose_answer(&diagnose_form(&[("data_rate", "fast")]), "") {
+        DiagnoseAnswer::Error(e) => {
+            assert_eq!(e, "Data rate (samples/s): expected a number, got `fast`")
+        }
+        other => panic!("{other:?}"),
+    }
+    match diagnose_answer(&diagnose_form(&[("loop_rate", "-5")]), "") {
+        DiagnoseAnswer::Error(e) => assert_eq!(
+            e,
+            "Loop rate (samples/s) -5: expected a positive rate in samples/s"
+        ),
+        other => panic!("{other:?}"),
+    }
+    match diagnose_answer(&diagnose_form(&[("interval_s", "0")]), log) {
+        DiagnoseAnswer::Error(e) => assert_eq!(
+            e,
+            "Sampling interval (s) 0: expected a positive number of seconds"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A header-less CSV read with the field list typed into the page.
+    let headerless = "0, 55, 1200, 7\n0, 56, 1200, 7\n";
+    match diagnose_answer(&none, headerless) {
+        DiagnoseAnswer::Report(r) => assert!(r.gpus.is_empty(), "{:?}", r.gpus),
+        other => panic!("{other:?}"),
+    }
+    let fields = diagnose_form(&[(
+        "fields",
+        "index,utilization.gpu,memory.used,temperature.gpu",
+    )]);
+    match diagnose_answer(&fields, headerless) {
+        DiagnoseAnswer::Report(r) => assert_eq!(r.gpus[0].util_mean, Some(55.5)),
         other => panic!("{other:?}"),
     }
 }
@@ -490,7 +534,7 @@ fn every_real_nvidia_smi_sample_is_diagnosed() {
     let samples = real_nvidia_smi_samples();
     for (name, bytes) in &samples {
         let text = String::from_utf8_lossy(bytes).into_owned();
-        match diagnose_answer(&text, None, None, None, None) {
+        match diagnose_answer(&diagnose_form(&[]), &text) {
             DiagnoseAnswer::Report(r) => assert!(!r.verdicts.is_empty(), "{name}"),
             other => panic!("{name}: {other:?}"),
         }
@@ -514,23 +558,15 @@ fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
     samples
 }
 
-/// A log parsed in chunks (a dropped file, a big paste) gives the answer of the whole text, wherever the
-/// chunks are cut: inside a line, inside a UTF-8 character, inside a UTF-16 unit; BOMs and CRLF included.
+/// A log the page reads in chunks (a dropped file, a big paste: the form's request without its log, the
+/// bytes pushed into core's `Diagnoser`) gives the answer of the same log pasted, wherever the chunks are
+/// cut: inside a line, inside a UTF-8 character, inside a UTF-16 unit; BOMs and CRLF included.
 #[test]
-fn a_log_in_chunks_gives_the_whole_text_answer() {
-    use kgadvise_core::diagnose::nvsmi::ParseOptions;
-    use kgadvise_core::diagnose::verdict::{self, Rates, RunInputs};
-    use kgadvise_core::rulebook::Thresholds;
-    use kgadvise_web::pages::diagnose::diagnose_chunks;
+fn a_log_in_chunks_gives_the_pasted_answer() {
+    use kgadvise_core::diagnose::Diagnoser;
 
-    let inputs = || RunInputs {
-        rates: Rates {
-            data_rate: Some(100.0),
-            compute_rate: None,
-            loop_rate: Some(90.0),
-        },
-        oom: false,
-    };
+    let form = diagnose_form(&[("data_rate", "100"), ("loop_rate", "90")]);
+    let now = kgadvise_web::browser::now();
     let mut logs = real_nvidia_smi_samples();
     let l40s = "l40s-595.80_all-fields_header-units_load_nvgpuexp.csv";
     let csv = realdata("nvidia-smi-csv")
@@ -548,17 +584,18 @@ fn a_log_in_chunks_gives_the_whole_text_answer() {
     logs.push(("UTF-8 BOM, multibyte names".into(), bom));
     assert!(logs.len() >= 12, "{}", logs.len());
     for (name, bytes) in &logs {
-        let whole = verdict::diagnose_bytes(
-            bytes,
-            ParseOptions::default(),
-            inputs(),
-            &Thresholds::defaults(),
-        );
+        let pasted = kgadvise_core::text::decode_input(bytes);
+        let DiagnoseAnswer::Report(whole) = diagnose_answer(&form, &pasted) else {
+            panic!("{name}");
+        };
         let whole = serde_json::to_string(&whole).unwrap();
         for size in [1, 3, 500, 4096, bytes.len().max(1)] {
-            let chunked = diagnose_chunks(bytes.chunks(size), ParseOptions::default(), inputs());
+            let mut d = Diagnoser::of(&form.request(None).unwrap(), now).unwrap();
+            for chunk in bytes.chunks(size) {
+                d.push(chunk);
+            }
             assert_eq!(
-                serde_json::to_string(&chunked).unwrap(),
+                serde_json::to_string(&d.finish()).unwrap(),
                 whole,
                 "{name}, chunks of {size} bytes"
             );

@@ -30,10 +30,11 @@ pub struct Args {
     /// GPUs running folds in parallel (default: those of a T4 x2 session).
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
-    /// A TPU session (9 h limit instead of 12 h).
+    /// A TPU session (the TPU session limit instead of the GPU one).
     #[arg(long)]
     pub tpu: bool,
-    /// Cap factor (default 1.4x measured, 1.3x for a full CV; recommended 1.3-1.5).
+    /// Cap factor (default: threshold.cap.factor for a measured kernel, threshold.cap.full-cv-factor for
+    /// a full CV; KQ022 says the recommended range).
     #[arg(long, value_name = "F")]
     pub factor: Option<f64>,
 }

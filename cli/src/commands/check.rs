@@ -18,6 +18,7 @@ const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train --running-gpu 2       2 GPU sessions already running
   kgadvise check kernels/infer --running-kernels alice/train-fold0 --code-competition
   kgadvise check kernels/train --plannable 6.5 --timeout-seconds 28800 --json
+  kgadvise check kernels/tpu-train --plannable-tpu 12 --timeout-seconds 28800
 
 Exit codes: 0 the push looks fine (warnings may remain), 1 it would be refused, fail or start nothing,
 2 the metadata cannot be read. As a git pre-push hook: see the README (section Examples).";
@@ -39,11 +40,15 @@ pub struct Args {
     /// Kernels still queued or running (owner/slug, comma-separated).
     #[arg(long, value_name = "ID,...", value_delimiter = ',')]
     pub running_kernels: Vec<String>,
-    /// Accelerator hours you can still plan this week (kgadvise quota).
+    /// GPU hours you can still plan this week (kgadvise quota). A TPU push is not judged on them.
     #[arg(long, value_name = "H")]
     pub plannable: Option<f64>,
+    /// TPU hours you can still plan this week (the TPU quota is separate).
+    #[arg(long, value_name = "H")]
+    pub plannable_tpu: Option<f64>,
     /// A quota file of any form `kgadvise quota` reads (kaggle quota output, API payload, kgkit cache):
-    /// its plannable GPU (or TPU) hours are compared with the cap. --plannable wins when both are given.
+    /// its plannable GPU hours (TPU hours for a TPU push) are compared with the cap. --plannable and
+    /// --plannable-tpu win when given.
     #[arg(long, value_name = "FILE")]
     pub quota: Option<String>,
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the --quota figure.
@@ -188,6 +193,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         running_cpu: args.running_cpu,
         running_kernels: args.running_kernels,
         plannable: args.plannable,
+        plannable_tpu: args.plannable_tpu,
         quota,
         runs,
         timeout_seconds: args.timeout_seconds,

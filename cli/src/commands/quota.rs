@@ -1,13 +1,12 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use chrono::{DateTime, Utc};
-use kgadvise_core::quota::{self, Observed, QuotaReport, QuotaState};
-use kgadvise_core::rulebook::Thresholds;
+use chrono::{DateTime, SecondsFormat, Utc};
+use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState};
 use kgadvise_core::text::number::fixed;
-use kgadvise_core::text::when::{DateRole, display_utc, parse_time};
+use kgadvise_core::text::when::display_utc;
 
-use crate::output::{CliError, Global, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kaggle quota -v | kgadvise quota -
@@ -57,66 +56,50 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
     Ok(quota::decode_text(&bytes))
 }
 
-fn modified(path: &str) -> Option<DateTime<Utc>> {
+/// The quota file's modification time, RFC 3339 to the fraction of a second: a saved figure is as old as
+/// its file.
+fn modified_at(path: &str) -> Option<String> {
     let t = std::fs::metadata(path).ok()?.modified().ok()?;
-    Some(DateTime::<Utc>::from(t))
+    Some(DateTime::<Utc>::from(t).to_rfc3339_opts(SecondsFormat::AutoSi, true))
 }
 
-/// When a quota input was read: stdin and --live are now, --read-at is given, a file is its mtime (unknown
-/// when that is after `now`, as with a fixed --now in the past).
-pub fn observed(
-    path: &str,
-    live: bool,
-    read_at: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Observed, CliError> {
-    if live || path == "-" {
-        return Ok(Observed::Now);
-    }
-    if let Some(t) = read_at {
-        let t = parse_time(t, DateRole::Instant)
-            .map_err(|e| CliError::usage(format!("--read-at: {e}")))?;
-        return Ok(Observed::At(t));
-    }
-    Ok(match modified(path) {
-        Some(t) if t <= now => Observed::At(t),
-        _ => Observed::Unknown,
+/// A quota given on the command line: the text of FILE (or stdin) and how fresh it is, as the request's
+/// `quota`, `live` and `readAt`.
+pub struct QuotaInput {
+    pub text: String,
+    /// Stdin (piped from `kaggle quota`) or `--live`: read just now.
+    pub live: bool,
+    /// `--read-at`, else the file's modification time.
+    pub read_at: Option<String>,
+}
+
+/// Reads a quota input: FILE or `-` for stdin, with `--live` and `--read-at`.
+pub fn quota_input(path: &str, live: bool, read_at: Option<&str>) -> Result<QuotaInput, CliError> {
+    let live = live || path == "-";
+    Ok(QuotaInput {
+        text: read_input(path)?,
+        live,
+        read_at: if live {
+            None
+        } else {
+            read_at.map(str::to_string).or_else(|| modified_at(path))
+        },
     })
 }
 
-/// Reads a quota file (any form) and its runs log into the quota state. Unreadable input: exit 2 naming the
-/// input, the line and what was expected.
-pub fn load(
-    path: &str,
-    runs: Option<&str>,
-    live: bool,
-    read_at: Option<&str>,
-    now: DateTime<Utc>,
-    thresholds: &Thresholds,
-    adjust: impl FnOnce(&mut quota::QuotaReading),
-) -> Result<QuotaReport, CliError> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "stdin" } else { path };
-    let mut reading =
-        quota::read_quota(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
-    adjust(&mut reading);
-    let log = runs
-        .map(read_input)
-        .transpose()?
-        .map(|t| quota::read_runs_log(&t));
-    let obs = observed(path, live, read_at, now)?;
-    Ok(quota::quota_state(
-        &reading,
-        log.as_ref(),
-        obs,
-        now,
-        thresholds,
-    ))
+/// How the request fields read from files are named in errors: the file (stdin as `stdin`).
+pub fn file_fields<'a>(
+    quota: Option<&'a str>,
+    runs: Option<&'a str>,
+) -> Vec<(&'static str, &'a str)> {
+    let name = |path: &'a str| if path == "-" { "stdin" } else { path };
+    [("quota", quota), ("runs", runs)]
+        .into_iter()
+        .filter_map(|(field, path)| path.map(|p| (field, name(p))))
+        .collect()
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let now = global.now()?;
-    let thresholds = global.thresholds()?;
     // Without FILE: kgkit's cache and runs log in the current folder, when they are there.
     let mut runs = args.runs.clone();
     let path = match args.file.as_deref() {
@@ -133,16 +116,17 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             )));
         }
     };
-    let path = path.as_str();
-    let report = load(
-        path,
-        runs.as_deref(),
-        args.live,
-        args.read_at.as_deref(),
-        now,
-        &thresholds,
-        |_| {},
-    )?;
+    let input = quota_input(&path, args.live, args.read_at.as_deref())?;
+    let request = QuotaRequest {
+        quota: input.text,
+        runs: runs.as_deref().map(read_input).transpose()?,
+        live: input.live,
+        read_at: input.read_at,
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    let report = quota::quota(&request, clock())
+        .map_err(|e| CliError::request(e, &file_fields(Some(&path), runs.as_deref())))?;
     emit(&report, global, human)
 }
 

@@ -1,7 +1,6 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use kgadvise_core::diagnose::verdict::Diagnoser;
 use kgadvise_core::text::number::shortest;
 
 use crate::nvidia_smi;
@@ -32,8 +31,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // --now changes nothing here, but a bad one is refused like everywhere.
-    global.now()?;
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError::usage(format!(
             "--seconds {}: expected a positive number",
@@ -45,16 +42,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             "--interval-ms 0: expected a positive number of milliseconds",
         ));
     }
-    let thresholds = global.thresholds()?;
-    let opts = args.input.parse_options()?;
-    let inputs = args.input.inputs()?;
+    let mut d = args.input.diagnoser(global)?;
     let raw = nvidia_smi::sample_for(Duration::from_secs_f64(args.seconds), args.interval_ms)?;
     if let Some(path) = &args.save {
         std::fs::write(path, &raw)
             .map_err(|e| CliError::usage(format!("cannot write {path}: {e}")))?;
     }
-    let mut d = Diagnoser::new(opts);
-    super::diagnose::diagnose_reader(raw.as_slice(), "nvidia-smi output", &mut d)?;
-    let report = d.finish(inputs, &thresholds);
-    emit(&report, global, super::diagnose::human)
+    d.push(&raw);
+    emit(&d.finish(), global, super::diagnose::human)
 }

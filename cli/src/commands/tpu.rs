@@ -1,20 +1,20 @@
 use std::process::ExitCode;
 
-use kgadvise_core::quota::tpu::{self, TpuInput, TpuReport};
+use kgadvise_core::quota::tpu::{self, TpuReport, TpuRequest};
 use kgadvise_core::text::number::{fixed, shortest};
-use kgadvise_core::text::when::{DateRole, parse_time};
-
-use crate::commands::quota::load;
-use crate::output::{CliError, Global, emit, render_findings};
 use kgadvise_core::text::when::display_utc;
+
+use crate::commands::quota::{file_fields, read_input};
+use crate::output::{CliError, Global, clock, emit, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise tpu --t4-hours 30 --gpu-plannable 4
   kgadvise tpu --t4-hours 6 --gpu-plannable 20 --queue-hours 24
   kgadvise tpu --t4-hours 30 --quota quota.csv --json
 
-TPU finish = now + queue (13 h default, 10-24 h observed) + 20 min start-up + T4 time / 5.
-GPU finish = now + T4 time when the GPU hours suffice, else the rest waits for the reset.";
+TPU finish = now + queue + start-up + T4 time / the TPU's speed-up, per session.
+GPU finish = now + T4 time when the GPU hours suffice, else the rest waits for the reset.
+The default queue, start-up and speed-up are the rules' facts: kgadvise explain KQ030.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -25,13 +25,13 @@ pub struct Args {
     /// GPU hours plannable now (default: from --quota, else assumed sufficient).
     #[arg(long, value_name = "H")]
     pub gpu_plannable: Option<f64>,
-    /// TPU queue wait, hours (default 13).
+    /// TPU queue wait, hours (default: the facts' typical wait).
     #[arg(long, value_name = "Q")]
     pub queue_hours: Option<f64>,
-    /// TPU hours remaining this week (default: from --quota, else the weekly 20 h).
+    /// TPU hours remaining this week (default: from --quota, else the weekly TPU hours of the facts).
     #[arg(long, value_name = "H")]
     pub tpu_remaining: Option<f64>,
-    /// The next reset (default: from --quota, else the next Saturday 00:00 UTC).
+    /// The next reset (default: from --quota, else the facts' weekly reset).
     #[arg(long, value_name = "T")]
     pub refresh_at: Option<String>,
     /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.
@@ -40,32 +40,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let now = global.now()?;
-    let thresholds = global.thresholds()?;
-    let mut input = TpuInput {
-        t4_hours: args.t4_hours,
+    let request = TpuRequest {
+        t4_hours: Some(args.t4_hours),
         gpu_plannable: args.gpu_plannable,
-        tpu_plannable: args.tpu_remaining,
         queue_hours: args.queue_hours,
-        next_reset: args
-            .refresh_at
-            .as_deref()
-            .map(|t| parse_time(t, DateRole::Instant))
-            .transpose()
-            .map_err(|e| CliError::usage(format!("--refresh-at: {e}")))?,
+        tpu_remaining: args.tpu_remaining,
+        refresh_at: args.refresh_at.clone(),
+        quota: args.quota.as_deref().map(read_input).transpose()?,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
-    if let Some(path) = &args.quota {
-        let q = load(path, None, false, None, now, &thresholds, |_| {})?;
-        if let Some(g) = &q.gpu {
-            input.gpu_plannable = input.gpu_plannable.or(Some(g.plannable));
-            input.next_reset = input.next_reset.or(Some(g.next_reset));
-        }
-        if let Some(t) = &q.tpu {
-            input.tpu_plannable = input.tpu_plannable.or(Some(t.plannable));
-            input.next_reset = input.next_reset.or(Some(t.next_reset));
-        }
-    }
-    let report = tpu::tpu(input, now, &thresholds).map_err(CliError::usage)?;
+    let report = tpu::tpu(&request, clock())
+        .map_err(|e| CliError::request(e, &file_fields(args.quota.as_deref(), None)))?;
     emit(&report, global, human)
 }
 

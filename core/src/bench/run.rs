@@ -11,9 +11,8 @@ use super::{
     BenchRecord, Change, Device, Rates, changed_settings, default_name, describe_changes,
     device_of, how_it_ended, is_device_change, parse_history, speedup,
 };
-use crate::diagnose::verdict::{
-    DiagnoseReport, Diagnoser, GpuReport, Rates as VerdictRates, RunInputs,
-};
+use crate::diagnose::DiagnoseRequest;
+use crate::diagnose::verdict::{DiagnoseReport, GpuReport};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
@@ -176,27 +175,29 @@ pub fn run_name(request: &BenchRequest) -> Result<String, RequestError> {
 }
 
 /// The diagnosis of what nvidia-smi printed while a command ran, and of its rates; None when there was
-/// neither a sample nor a rate.
+/// neither a sample nor a rate. It is the diagnose advisor's answer for the same log and rates.
 fn diagnosis(
     run: &MeasuredRun,
     rates: Option<Rates>,
-    thresholds: &Thresholds,
-) -> Option<DiagnoseReport> {
+    request: &BenchRequest,
+    clock: DateTime<Utc>,
+) -> Result<Option<DiagnoseReport>, RequestError> {
     let samples = run.nvidia_smi.as_deref().unwrap_or("");
     if samples.is_empty() && rates.is_none() {
-        return None;
+        return Ok(None);
     }
-    let inputs = RunInputs {
-        rates: VerdictRates {
-            data_rate: rates.and_then(|r| r.data),
-            compute_rate: rates.and_then(|r| r.compute),
-            loop_rate: rates.and_then(|r| r.real_loop),
-        },
-        oom: false,
+    // A KGADVISE_RATES line may say 0 for a rate it did not measure; diagnose takes positive rates.
+    let positive = |r: Option<f64>| r.filter(|x| *x > 0.0);
+    let diagnose = DiagnoseRequest {
+        log: Some(samples.to_string()),
+        data_rate: positive(rates.and_then(|r| r.data)),
+        compute_rate: positive(rates.and_then(|r| r.compute)),
+        loop_rate: positive(rates.and_then(|r| r.real_loop)),
+        now: request.now.clone(),
+        set: request.set.clone(),
+        ..DiagnoseRequest::default()
     };
-    let mut d = Diagnoser::new(Default::default());
-    d.feed_text(samples);
-    Some(d.finish(inputs, thresholds))
+    crate::diagnose::diagnose(&diagnose, clock).map(Some)
 }
 
 /// One measured run with its rates and diagnosis.
@@ -250,7 +251,7 @@ fn gpu_vs_cpu(runs: &[MeasuredRun]) -> Option<GpuVsCpu> {
 impl<'a> MeasuredBench<'a> {
     fn of(
         request: &'a BenchRequest,
-        thresholds: &Thresholds,
+        clock: DateTime<Utc>,
     ) -> Result<MeasuredBench<'a>, RequestError> {
         let name = run_name(request)?;
         let given = given_rates(request)?;
@@ -263,13 +264,13 @@ impl<'a> MeasuredBench<'a> {
                     .rates
                     .map(|r| r.or(given))
                     .or((!given.is_empty()).then_some(given));
-                Diagnosed {
+                Ok(Diagnosed {
                     run,
                     rates,
-                    diagnosis: diagnosis(run, rates, thresholds),
-                }
+                    diagnosis: diagnosis(run, rates, request, clock)?,
+                })
             })
-            .collect();
+            .collect::<Result<_, RequestError>>()?;
         let (history, _) = parse_history(&request.history);
         let previous = history.into_iter().rev().find(|r| r.name == name);
         let (speedup_vs_previous, changed_vs_previous) = match (&previous, request.run.first()) {
@@ -479,7 +480,7 @@ fn runs_of(bench: MeasuredBench) -> Vec<BenchRun> {
 pub fn bench(request: &BenchRequest, clock: DateTime<Utc>) -> Result<BenchReport, RequestError> {
     let now = now_of(request.now.as_deref(), clock)?;
     let thresholds = request.set.thresholds()?;
-    let bench = MeasuredBench::of(request, &thresholds)?;
+    let bench = MeasuredBench::of(request, clock)?;
     let mut out = Findings::new();
     no_gpu_sampling(&bench, &mut out);
     failed_runs(&bench, &mut out);

@@ -3,18 +3,19 @@
 //! `too-short`, ordered fix-first, each a finding with its numbers and thresholds, plus the quota hours the
 //! run wastes.
 //!
-//! [`Diagnoser`] is fed line by line (memory independent of the log's length); [`diagnose_text`] and
-//! [`diagnose_bytes`] take a whole pasted input (the web page).
+//! Each verdict is one rule function over [`Run`], the read-only context of one answer (the validated
+//! request and the per-GPU summaries of the log), adding its finding to one [`Findings`] collector, whose
+//! `finish` is the closing block every advisor shares.
 
-use crate::rulebook::ids::{RuleId, ThresholdId, rule, threshold};
+use chrono::NaiveDate;
 use serde::Serialize;
 
-use crate::diagnose::nvsmi::{
-    AssumedInterval, Collector, Diagnostic, GpuAcc, LogParser, ParseOptions,
-};
+use crate::diagnose::nvsmi::{AssumedInterval, Collector, Diagnostic, GpuAcc};
+use crate::request::RequestError;
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::Report;
+use crate::rulebook::ids::{RuleId, ThresholdId, rule, threshold};
+use crate::rulebook::report::{Findings, Report};
 use crate::text::number::{fixed, shortest};
 
 pub const DIAGNOSE_SCHEMA: &str = "kgadvise.diagnose/1";
@@ -28,17 +29,6 @@ pub const TIMELINE_THRESHOLDS: &[(ThresholdId, &str)] = &[
         "compute-bound above",
     ),
 ];
-
-const T_BUSY: ThresholdId = threshold::VERDICT_BUSY_UTIL_PCT;
-const T_INPUT: ThresholdId = threshold::VERDICT_INPUT_BOUND_UTIL_PCT;
-const T_COMPUTE: ThresholdId = threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT;
-const T_STALLS: ThresholdId = threshold::VERDICT_STALLS_RATIO;
-const T_COMPUTE_RATIO: ThresholdId = threshold::VERDICT_COMPUTE_RATIO;
-const T_MEM: ThresholdId = threshold::VERDICT_MEMORY_PEAK_PCT;
-const T_POWER: ThresholdId = threshold::VERDICT_POWER_CONFIDENCE_PCT;
-const T_SHORT: ThresholdId = threshold::VERDICT_TOO_SHORT_MIN;
-const T_KGKIT_S: ThresholdId = threshold::VERDICT_KGKIT_INTERVAL_S;
-const T_DMON_S: ThresholdId = threshold::VERDICT_DMON_INTERVAL_S;
 
 /// The verdicts, in fix-first order (the order of this enum).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -56,6 +46,19 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, fix first.
+    pub const ALL: [Verdict; 9] = [
+        Verdict::NoData,
+        Verdict::Idle,
+        Verdict::MemoryBound,
+        Verdict::SecondGpuIdle,
+        Verdict::InputBound,
+        Verdict::Stalls,
+        Verdict::ComputeBound,
+        Verdict::Mixed,
+        Verdict::TooShort,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::NoData => "no-data",
@@ -93,12 +96,44 @@ pub struct Rates {
     pub loop_rate: Option<f64>,
 }
 
-/// What the user tells besides the log.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RunInputs {
+impl Rates {
+    /// The rates, each when given a positive finite number of samples/s; the error names the request
+    /// field (`dataRate`, `computeRate`, `loopRate`).
+    pub fn checked(self) -> Result<Rates, RequestError> {
+        for (field, rate) in [
+            ("dataRate", self.data_rate),
+            ("computeRate", self.compute_rate),
+            ("loopRate", self.loop_rate),
+        ] {
+            if let Some(x) = rate
+                && !(x.is_finite() && x > 0.0)
+            {
+                return Err(RequestError::value(
+                    field,
+                    shortest(x),
+                    "expected a positive rate in samples/s",
+                ));
+            }
+        }
+        Ok(self)
+    }
+
+    fn any(&self) -> bool {
+        self.data_rate.is_some() || self.compute_rate.is_some() || self.loop_rate.is_some()
+    }
+}
+
+/// What the verdicts read besides the log: the request, validated.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
     pub rates: Rates,
-    /// An out-of-memory event was seen (`--oom`, or "CUDA out of memory" in a log).
+    /// The run was reported out of memory.
     pub oom: bool,
+    /// Seconds between samples, when given.
+    pub interval_s: Option<f64>,
+    pub thresholds: Thresholds,
+    /// The day of the answer (stale-fact check).
+    pub today: NaiveDate,
 }
 
 /// One GPU's summary (cli.md keys: index, name, samples, util_mean, util_p10, util_p90, mem_peak_mib,
@@ -160,85 +195,6 @@ impl Report for DiagnoseReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
-}
-
-/// The streaming diagnoser: feed lines, then [`Diagnoser::finish`].
-#[derive(Debug)]
-pub struct Diagnoser {
-    parser: LogParser,
-    collector: Collector,
-}
-
-impl Diagnoser {
-    pub fn new(opts: ParseOptions) -> Diagnoser {
-        Diagnoser {
-            parser: LogParser::new(opts),
-            collector: Collector::default(),
-        }
-    }
-
-    /// One line of the input, without its newline.
-    #[inline]
-    pub fn feed_line(&mut self, line: &str) {
-        self.parser.feed_line(line, &mut self.collector);
-    }
-
-    /// Whole lines, each ending in `\n` (the last one may lack it): the same as a `feed_line` per line.
-    #[inline]
-    pub fn feed_lines(&mut self, text: &str) {
-        self.parser.feed_lines(text, &mut self.collector);
-    }
-
-    /// A worker for the next chunk of CSV rows, when the input is in a CSV layout that allows it.
-    pub fn csv_worker(&self) -> Option<crate::diagnose::nvsmi::CsvWorker> {
-        self.parser.csv_worker()
-    }
-
-    /// Merges a worker that read the chunk right after everything fed so far.
-    pub fn absorb(&mut self, w: crate::diagnose::nvsmi::CsvWorker) {
-        self.parser.absorb(w, &mut self.collector);
-    }
-
-    /// A chunk of whole lines.
-    pub fn feed_text(&mut self, text: &str) {
-        if text.is_empty() {
-            return;
-        }
-        for line in text.split('\n') {
-            self.feed_line(line);
-        }
-    }
-
-    pub fn finish(mut self, inputs: RunInputs, t: &Thresholds) -> DiagnoseReport {
-        self.parser.finish(&mut self.collector);
-        let interval = self.parser.options().interval_s;
-        judge(self.collector, interval, inputs, t)
-    }
-}
-
-/// A whole pasted input (the web page): text of any format.
-pub fn diagnose_text(
-    text: &str,
-    opts: ParseOptions,
-    inputs: RunInputs,
-    t: &Thresholds,
-) -> DiagnoseReport {
-    let mut d = Diagnoser::new(opts);
-    // `lines()` would lose a final empty line only; the parser ignores blank lines anyway.
-    for line in text.lines() {
-        d.feed_line(line);
-    }
-    d.finish(inputs, t)
-}
-
-/// A whole input as bytes: UTF-16 (PowerShell) and BOMs decoded first.
-pub fn diagnose_bytes(
-    bytes: &[u8],
-    opts: ParseOptions,
-    inputs: RunInputs,
-    t: &Thresholds,
-) -> DiagnoseReport {
-    diagnose_text(&crate::diagnose::nvsmi::decode(bytes), opts, inputs, t)
 }
 
 fn round(v: f64, digits: i32) -> f64 {
@@ -308,7 +264,7 @@ fn gpu_report(g: &GpuAcc, interval: Option<f64>, busy_t: f64) -> GpuReport {
     }
 }
 
-/// `GPU 0 72 % (power 45 % of 70 W)`: utilisation with power beside it where logged.
+/// `GPU 0 mean 72 % (power 45 % of 70 W)`: utilisation with power beside it where logged.
 fn util_text(g: &GpuReport) -> String {
     let mut s = format!(
         "GPU {} mean {} %",
@@ -323,418 +279,527 @@ fn util_text(g: &GpuReport) -> String {
     s
 }
 
-fn judge(
-    c: Collector,
-    interval_opt: Option<f64>,
-    inputs: RunInputs,
-    t: &Thresholds,
-) -> DiagnoseReport {
-    let busy_t = t.get(T_BUSY);
-    let interval = interval_opt.or(match c.assumed_interval {
-        Some(AssumedInterval::Kgkit) => Some(t.get(T_KGKIT_S)),
-        Some(AssumedInterval::Dmon) => Some(t.get(T_DMON_S)),
-        None => None,
+/// [`util_text`] of several GPUs, comma-separated.
+fn util_list(gpus: &[&GpuReport]) -> String {
+    gpus.iter()
+        .map(|g| util_text(g))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The smallest or largest of some numbers.
+fn extreme(values: impl Iterator<Item = f64>, min: bool) -> Option<f64> {
+    values.fold(None, |a: Option<f64>, x| {
+        Some(a.map_or(x, |a| if min { a.min(x) } else { a.max(x) }))
+    })
+}
+
+/// The observed span of the log: from timestamps across GPUs, else the longest per-GPU span (samples x
+/// interval); 0 for a snapshot.
+fn span_of(
+    c: &Collector,
+    gpus: &[GpuReport],
+    interval: Option<f64>,
+) -> (Option<f64>, &'static str) {
+    let timed = || c.gpus.iter().filter(|g| g.ts_n >= 2);
+    let first = extreme(timed().filter_map(|g| g.first_ts), true);
+    let last = extreme(timed().filter_map(|g| g.last_ts), false);
+    if !gpus.is_empty() && gpus.iter().all(|g| g.samples <= 1) {
+        (Some(0.0), "snapshot")
+    } else if let (Some(a), Some(b)) = (first, last) {
+        (Some(round(b - a, 3)), "timestamps")
+    } else if gpus.is_empty() {
+        (None, "unknown")
+    } else {
+        match extreme(gpus.iter().filter_map(|g| g.span_s), false) {
+            Some(s) if interval.is_some() => (Some(s), "interval"),
+            _ => (None, "unknown"),
+        }
+    }
+}
+
+/// What every verdict rule reads: the request and the per-GPU summaries of the log.
+struct Run<'a> {
+    c: &'a Collector,
+    settings: &'a Settings,
+    t: &'a Thresholds,
+    gpus: &'a [GpuReport],
+    /// The GPUs that logged utilisation.
+    util: Vec<&'a GpuReport>,
+    /// Those busy (mean utilisation above the busy threshold).
+    busy: Vec<&'a GpuReport>,
+    /// One sample per GPU.
+    snapshot: bool,
+    span_s: Option<f64>,
+    hours: Option<f64>,
+    /// ` over 2 h`, ` in a snapshot`, or nothing when the span is unknown.
+    span_text: String,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        c: &'a Collector,
+        settings: &'a Settings,
+        gpus: &'a [GpuReport],
+        span_s: Option<f64>,
+        snapshot: bool,
+    ) -> Run<'a> {
+        let util: Vec<&GpuReport> = gpus.iter().filter(|g| g.util_mean.is_some()).collect();
+        let busy = util
+            .iter()
+            .copied()
+            .filter(|g| g.busy == Some(true))
+            .collect();
+        let span_text = match span_s {
+            _ if snapshot => " in a snapshot".to_string(),
+            Some(s) => format!(" over {}", fmt_span(s)),
+            None => String::new(),
+        };
+        Run {
+            c,
+            settings,
+            t: &settings.thresholds,
+            gpus,
+            util,
+            busy,
+            snapshot,
+            span_s,
+            hours: span_s.map(|s| s / 3600.0),
+            span_text,
+        }
+    }
+
+    fn rates(&self) -> Rates {
+        self.settings.rates
+    }
+
+    /// The data-only and compute-only rates, when both are given.
+    fn data_and_compute(&self) -> Option<(f64, f64)> {
+        self.rates().data_rate.zip(self.rates().compute_rate)
+    }
+
+    /// Every busy GPU is above the compute-bound utilisation (and one is busy).
+    fn all_busy_compute_bound(&self) -> bool {
+        let compute_t = self.t.get(threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT);
+        !self.busy.is_empty()
+            && self
+                .busy
+                .iter()
+                .all(|g| g.util_mean.is_some_and(|u| u > compute_t))
+    }
+}
+
+/// KV001 `no-data`: no utilisation sample and no bench rate; the evidence says why.
+fn no_data(run: &Run, out: &mut Findings) {
+    if !run.util.is_empty() || run.rates().any() {
+        return;
+    }
+    let c = run.c;
+    let mut why: Vec<String> = c
+        .errors
+        .iter()
+        .map(|e| format!("nvidia-smi said: \"{e}\""))
+        .collect();
+    why.extend(c.notes.iter().cloned());
+    if !run.gpus.is_empty() {
+        let fields = if c.util_column || c.missing_fields.is_empty() {
+            "utilisation is reported as no value ([N/A], [Not Supported], N/A: MIG or an old GeForce)"
+                .to_string()
+        } else {
+            format!("the log has no {} column", c.missing_fields.join(" / "))
+        };
+        why.push(format!(
+            "{} GPU(s) seen, {} sample(s), but {fields}",
+            run.gpus.len(),
+            run.gpus.iter().map(|g| g.samples).sum::<u64>()
+        ));
+    }
+    if why.is_empty() {
+        why.push(if c.lines == 0 {
+            "the input is empty and no bench rates were given".to_string()
+        } else {
+            format!(
+                "none of the {} line(s) is an nvidia-smi utilisation sample, and no bench rates were given",
+                c.lines
+            )
+        });
+    }
+    let mut f = Finding::from_rule(rule::KV001, why.join("; "));
+    if !c.errors.is_empty() {
+        f = f.with_title("No usable GPU data: nvidia-smi reported an error");
+    } else if !c.notes.is_empty() && run.gpus.is_empty() {
+        f = f.with_title("Not a utilisation log: nothing to judge");
+    }
+    out.push(f);
+}
+
+/// KV002 `idle`: no GPU busy; the whole span is wasted. Returns the quota hours wasted.
+fn idle(run: &Run, out: &mut Findings) -> f64 {
+    if run.util.is_empty() || !run.busy.is_empty() {
+        return 0.0;
+    }
+    let busy = threshold::VERDICT_BUSY_UTIL_PCT;
+    let wasted = run.hours.map(|h| round(h, 2));
+    out.add(
+        rule::KV002,
+        format!(
+            "{} ≤ busy threshold {} % ({busy}){}{}",
+            util_list(&run.util),
+            fmt_num(run.t.get(busy)),
+            run.span_text,
+            wasted
+                .filter(|w| *w > 0.0)
+                .map(|w| format!("; the whole session, {} quota h, is wasted", shortest(w)))
+                .unwrap_or_default()
+        ),
+    );
+    out.uses(busy);
+    wasted.unwrap_or(0.0)
+}
+
+/// KV003 `memory-bound`: an out-of-memory error, or a GPU's peak memory at the limit.
+fn memory_bound(run: &Run, out: &mut Findings) {
+    let peak = threshold::VERDICT_MEMORY_PEAK_PCT;
+    let mem_t = run.t.get(peak);
+    let full: Vec<&GpuReport> = run
+        .gpus
+        .iter()
+        .filter(|g| g.mem_peak_pct.is_some_and(|p| p >= mem_t))
+        .collect();
+    if !run.settings.oom && run.c.oom_line.is_none() && full.is_empty() {
+        return;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if run.settings.oom {
+        parts.push("an out-of-memory error was reported for the run".into());
+    }
+    if let Some(l) = run.c.oom_line {
+        parts.push(format!("line {l} reports an out-of-memory error"));
+    }
+    for g in &full {
+        parts.push(format!(
+            "GPU {} peak {} MiB of {} MiB ({} % ≥ {} %, {peak})",
+            g.index,
+            g.mem_peak_mib.map(fmt_num).unwrap_or_default(),
+            g.mem_total_mib.map(fmt_num).unwrap_or_default(),
+            g.mem_peak_pct.map(fmt_num).unwrap_or_default(),
+            fmt_num(mem_t)
+        ));
+    }
+    out.add(rule::KV003, parts.join("; "));
+    out.uses(peak);
+}
+
+/// KV004 `second-gpu-idle`: some GPUs busy, not all. Returns the quota hours the idle ones waste.
+fn second_gpu_idle(run: &Run, out: &mut Findings) -> f64 {
+    let n = run.util.len();
+    if n < 2 || run.busy.is_empty() || run.busy.len() >= n {
+        return 0.0;
+    }
+    let busy = threshold::VERDICT_BUSY_UTIL_PCT;
+    let idle: Vec<&GpuReport> = run
+        .util
+        .iter()
+        .copied()
+        .filter(|g| g.busy != Some(true))
+        .collect();
+    let share = idle.len() as f64 / n as f64;
+    let wasted = run.hours.map(|h| round(h * share, 2));
+    out.add(
+        rule::KV004,
+        format!(
+            "{} busy; {} ≤ {} % ({busy}){}: {} of {n} GPUs idle{}",
+            util_list(&run.busy),
+            util_list(&idle),
+            fmt_num(run.t.get(busy)),
+            run.span_text,
+            idle.len(),
+            wasted
+                .filter(|w| *w > 0.0)
+                .map(|w| format!(", wasting {} of the quota hours charged", shortest(w)))
+                .unwrap_or_default()
+        ),
+    );
+    out.uses(busy);
+    wasted.unwrap_or(0.0)
+}
+
+/// KV005 `input-bound`: the loader is slower than the step (rates), or a busy GPU below the input-bound
+/// utilisation (no rates). Returns the quota hours spent waiting for data.
+fn input_bound(run: &Run, out: &mut Findings) -> f64 {
+    let below = threshold::VERDICT_INPUT_BOUND_UTIL_PCT;
+    let input_t = run.t.get(below);
+    let slow: Vec<&GpuReport> = run
+        .busy
+        .iter()
+        .copied()
+        .filter(|g| g.util_mean.is_some_and(|u| u < input_t))
+        .collect();
+    let evidence = match run.data_and_compute() {
+        Some((d, c)) if d < c => Some(format!(
+            "data-only rate {} samples/s < compute-only rate {} samples/s: the loader cannot feed the step",
+            fmt_num(d),
+            fmt_num(c)
+        )),
+        Some(_) => None,
+        None => slow
+            .iter()
+            .min_by(|a, b| {
+                a.util_mean
+                    .partial_cmp(&b.util_mean)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map(|g| {
+                format!(
+                    "lowest busy GPU: {} < {} % ({below}){}",
+                    util_text(g),
+                    fmt_num(input_t),
+                    run.span_text
+                )
+            }),
+    };
+    let Some(mut evidence) = evidence else {
+        return 0.0;
+    };
+    // A GPU at u % waits (1 - u/100) of its share of the hours.
+    let n = run.util.len().max(1) as f64;
+    let wasted: f64 = match run.hours {
+        Some(h) => slow
+            .iter()
+            .filter_map(|g| g.util_mean)
+            .map(|u| h / n * (1.0 - u / 100.0))
+            .sum(),
+        None => 0.0,
+    };
+    if wasted > 0.0 {
+        evidence.push_str(&format!(
+            "; about {} quota h wasted waiting for data",
+            shortest(round(wasted, 2))
+        ));
+    }
+    out.add(rule::KV005, evidence);
+    out.uses(below);
+    wasted.max(0.0)
+}
+
+/// KV006 `stalls`: the real loop well below both the data-only and the compute-only rate.
+fn stalls(run: &Run, out: &mut Findings) {
+    let ratio = threshold::VERDICT_STALLS_RATIO;
+    let stalls_t = run.t.get(ratio);
+    let (Some((d, c)), Some(l)) = (run.data_and_compute(), run.rates().loop_rate) else {
+        return;
+    };
+    let floor = stalls_t * d.min(c);
+    if l >= floor {
+        return;
+    }
+    out.add(
+        rule::KV006,
+        format!(
+            "real loop {} samples/s < {} x min(data-only {}, compute-only {}) = {} ({ratio})",
+            fmt_num(l),
+            fmt_num(stalls_t),
+            fmt_num(d),
+            fmt_num(c),
+            fmt_num(floor)
+        ),
+    );
+    out.uses(ratio);
+}
+
+/// KV007 `compute-bound`: the real loop close to the compute-only rate, and/or every busy GPU above the
+/// compute-bound utilisation (low confidence when the power draw is well below the limit).
+fn compute_bound(run: &Run, out: &mut Findings) {
+    let (ratio, above, power) = (
+        threshold::VERDICT_COMPUTE_RATIO,
+        threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT,
+        threshold::VERDICT_POWER_CONFIDENCE_PCT,
+    );
+    let ratio_t = run.t.get(ratio);
+    let by_rates = match (run.rates().loop_rate, run.rates().compute_rate) {
+        (Some(l), Some(c)) if l >= ratio_t * c => Some(format!(
+            "real loop {} samples/s ≥ {} x compute-only {} samples/s ({ratio})",
+            fmt_num(l),
+            fmt_num(ratio_t),
+            fmt_num(c)
+        )),
+        _ => None,
+    };
+    let by_util = run.all_busy_compute_bound().then(|| {
+        format!(
+            "every busy GPU above {} % ({above}): {}",
+            fmt_num(run.t.get(above)),
+            util_list(&run.busy)
+        )
     });
+    if by_rates.is_none() && by_util.is_none() {
+        return;
+    }
+    let power_t = run.t.get(power);
+    let low_power: Vec<String> = run
+        .busy
+        .iter()
+        .filter(|g| g.power_pct.is_some_and(|p| p < power_t))
+        .map(|g| g.index.to_string())
+        .collect();
+    let mut evidence: Vec<String> = by_rates.iter().chain(by_util.iter()).cloned().collect();
+    let mut title = None;
+    if by_rates.is_none() && !low_power.is_empty() {
+        evidence.push(format!(
+            "low confidence: mean power draw below {} % of the limit ({power}) on GPU {} — utilisation alone is coarse (a single busy thread reads 100 %)",
+            fmt_num(power_t),
+            low_power.join(", ")
+        ));
+        title = Some("Compute-bound (low confidence: power draw well below the limit)");
+    }
+    let f = Finding::from_rule(rule::KV007, evidence.join("; "));
+    out.push(match title {
+        Some(t) => f.with_title(t),
+        None => f,
+    });
+    for id in [ratio, above, power] {
+        out.uses(id);
+    }
+}
+
+/// KV008 `mixed`: no rates, and the busy GPUs between the input-bound and compute-bound utilisation.
+fn mixed(run: &Run, out: &mut Findings) {
+    let (below, above) = (
+        threshold::VERDICT_INPUT_BOUND_UTIL_PCT,
+        threshold::VERDICT_COMPUTE_BOUND_UTIL_PCT,
+    );
+    let input_t = run.t.get(below);
+    let lowest = extreme(run.busy.iter().filter_map(|g| g.util_mean), true);
+    if run.data_and_compute().is_some()
+        || lowest.is_none_or(|lo| lo < input_t)
+        || run.all_busy_compute_bound()
+    {
+        return;
+    }
+    out.add(
+        rule::KV008,
+        format!(
+            "no bench rates; busy GPUs between {} % and {} % ({below}, {above}): {}",
+            fmt_num(input_t),
+            fmt_num(run.t.get(above)),
+            util_list(&run.busy)
+        ),
+    );
+    out.uses(below);
+    out.uses(above);
+}
+
+/// KV009 `too-short`: a snapshot, or a span below the too-short threshold.
+fn too_short(run: &Run, out: &mut Findings) {
+    let short = threshold::VERDICT_TOO_SHORT_MIN;
+    let short_t = run.t.get(short);
+    if run.gpus.is_empty() || !(run.snapshot || run.span_s.is_some_and(|s| s < short_t * 60.0)) {
+        return;
+    }
+    let evidence = if run.snapshot {
+        format!(
+            "a snapshot (one sample per GPU): mostly start-up or a single instant; judge on a log of {} min or more ({short})",
+            fmt_num(short_t)
+        )
+    } else {
+        format!(
+            "observed span {} < {} min ({short}): mostly start-up",
+            fmt_span(run.span_s.unwrap_or(0.0)),
+            fmt_num(short_t)
+        )
+    };
+    out.add(rule::KV009, evidence);
+    out.uses(short);
+}
+
+/// KV011: samples without timestamps and no interval known: the span is unknown.
+fn span_unknown(run: &Run, out: &mut Findings) {
+    if run.span_s.is_none() && !run.gpus.is_empty() {
+        out.add(
+            rule::KV011,
+            "the samples carry no timestamps and no sampling interval is known: give the seconds between samples",
+        );
+    }
+}
+
+/// KV010: the lines that could not be read (the first five, and how many more).
+fn unread_lines(run: &Run, out: &mut Findings) {
+    let c = run.c;
+    if c.diagnostics_total == 0 {
+        return;
+    }
+    let shown: Vec<String> = c
+        .diagnostics
+        .iter()
+        .take(5)
+        .map(|d| format!("line {}: {}", d.line, d.message))
+        .collect();
+    let more = c.diagnostics_total.saturating_sub(shown.len());
+    out.add(
+        rule::KV010,
+        format!(
+            "{}{}",
+            shown.join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        ),
+    );
+}
+
+/// The sampling interval: the request's, else the one a format implies (kgkit's sampler, dmon).
+fn interval_of(c: &Collector, settings: &Settings) -> (Option<f64>, Option<ThresholdId>) {
+    let assumed = match c.assumed_interval {
+        Some(AssumedInterval::Kgkit) => Some(threshold::VERDICT_KGKIT_INTERVAL_S),
+        Some(AssumedInterval::Dmon) => Some(threshold::VERDICT_DMON_INTERVAL_S),
+        None => None,
+    };
+    match settings.interval_s {
+        Some(s) => (Some(s), None),
+        None => (assumed.map(|id| settings.thresholds.get(id)), assumed),
+    }
+}
+
+/// The report of a log's summaries and the request: every verdict rule, fix first, then the caveats.
+pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
+    let t = &settings.thresholds;
+    let (interval, assumed) = interval_of(&c, settings);
+    let busy_t = t.get(threshold::VERDICT_BUSY_UTIL_PCT);
     let mut gpus: Vec<GpuReport> = c
         .gpus
         .iter()
         .map(|g| gpu_report(g, interval, busy_t))
         .collect();
     crate::text::sort::sort_by_key(&mut gpus, |g| g.index);
-
-    // Overall span: from timestamps across GPUs, else the longest per-GPU span.
-    let firsts = c
-        .gpus
-        .iter()
-        .filter(|g| g.ts_n >= 2)
-        .filter_map(|g| g.first_ts)
-        .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))));
-    let lasts = c
-        .gpus
-        .iter()
-        .filter(|g| g.ts_n >= 2)
-        .filter_map(|g| g.last_ts)
-        .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))));
-    let snapshot = !gpus.is_empty() && gpus.iter().all(|g| g.samples <= 1);
-    let (span_s, span_source) = if snapshot {
-        (Some(0.0), "snapshot")
-    } else if let (Some(a), Some(b)) = (firsts, lasts) {
-        (Some(round(b - a, 3)), "timestamps")
-    } else if gpus.is_empty() {
-        (None, "unknown")
-    } else {
-        match gpus
-            .iter()
-            .filter_map(|g| g.span_s)
-            .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))
-        {
-            Some(s) if interval.is_some() => (Some(s), "interval"),
-            _ => (None, "unknown"),
-        }
+    let (span_s, span_source) = span_of(&c, &gpus, interval);
+    let snapshot = span_source == "snapshot";
+    let mut out = Findings::new();
+    let wasted = {
+        let run = Run::new(&c, settings, &gpus, span_s, snapshot);
+        no_data(&run, &mut out);
+        let wasted = idle(&run, &mut out);
+        memory_bound(&run, &mut out);
+        let wasted = wasted + second_gpu_idle(&run, &mut out);
+        let wasted = wasted + input_bound(&run, &mut out);
+        stalls(&run, &mut out);
+        compute_bound(&run, &mut out);
+        mixed(&run, &mut out);
+        too_short(&run, &mut out);
+        span_unknown(&run, &mut out);
+        unread_lines(&run, &mut out);
+        run.hours.map(|_| round(wasted, 2))
     };
-    let hours = span_s.map(|s| s / 3600.0);
-
-    let rates = inputs.rates;
-    let util_gpus: Vec<&GpuReport> = gpus.iter().filter(|g| g.util_mean.is_some()).collect();
-    let busy: Vec<&GpuReport> = util_gpus
+    if let (Some(id), "interval") = (assumed, span_source) {
+        out.uses(id);
+    }
+    let verdicts = Verdict::ALL
         .iter()
-        .copied()
-        .filter(|g| g.busy == Some(true))
+        .filter(|v| out.has(v.rule()))
+        .map(|v| v.as_str())
         .collect();
-    let any_rate =
-        rates.data_rate.is_some() || rates.compute_rate.is_some() || rates.loop_rate.is_some();
-    let dc = rates.data_rate.zip(rates.compute_rate);
-    let min_busy = busy
-        .iter()
-        .filter_map(|g| g.util_mean)
-        .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))));
-    let over = |g: &&GpuReport| util_text(g);
-    let span_text = match span_s {
-        _ if snapshot => " in a snapshot".to_string(),
-        Some(s) => format!(" over {}", fmt_span(s)),
-        None => String::new(),
-    };
-
-    let mut fired: Vec<(Verdict, Finding)> = Vec::new();
-    let mut rules: Vec<String> = Vec::new();
-    let mut wasted = hours.map(|_| 0.0);
-
-    // no-data
-    if util_gpus.is_empty() && !any_rate {
-        let mut why: Vec<String> = Vec::new();
-        for e in &c.errors {
-            why.push(format!("nvidia-smi said: \"{e}\""));
-        }
-        for n in &c.notes {
-            why.push(n.clone());
-        }
-        if !gpus.is_empty() {
-            let fields = if c.util_column || c.missing_fields.is_empty() {
-                "utilisation is reported as no value ([N/A], [Not Supported], N/A: MIG or an old GeForce)".to_string()
-            } else {
-                format!("the log has no {} column", c.missing_fields.join(" / "))
-            };
-            why.push(format!(
-                "{} GPU(s) seen, {} sample(s), but {fields}",
-                gpus.len(),
-                gpus.iter().map(|g| g.samples).sum::<u64>()
-            ));
-        }
-        if why.is_empty() {
-            why.push(if c.lines == 0 {
-                "the input is empty and no bench rates were given".to_string()
-            } else {
-                format!("none of the {} line(s) is an nvidia-smi utilisation sample, and no bench rates were given", c.lines)
-            });
-        }
-        let mut f = Finding::from_rule(Verdict::NoData.rule(), why.join("; "));
-        if !c.errors.is_empty() {
-            f = f.with_title("No usable GPU data: nvidia-smi reported an error");
-        } else if !c.notes.is_empty() && gpus.is_empty() {
-            f = f.with_title("Not a utilisation log: nothing to judge");
-        }
-        fired.push((Verdict::NoData, f));
-    }
-
-    // idle
-    if !util_gpus.is_empty() && busy.is_empty() {
-        let list: Vec<String> = util_gpus.iter().map(over).collect();
-        let w = hours.map(|h| round(h, 2));
-        if let Some(w) = w {
-            wasted = Some(w);
-        }
-        fired.push((
-            Verdict::Idle,
-            Finding::from_rule(
-                Verdict::Idle.rule(),
-                format!(
-                    "{} ≤ busy threshold {} % ({T_BUSY}){span_text}{}",
-                    list.join(", "),
-                    fmt_num(busy_t),
-                    w.filter(|w| *w > 0.0)
-                        .map(|w| format!("; the whole session, {} quota h, is wasted", shortest(w)))
-                        .unwrap_or_default()
-                ),
-            ),
-        ));
-        rules.push(T_BUSY.into());
-    }
-
-    // memory-bound
-    let mem_t = t.get(T_MEM);
-    let full: Vec<&GpuReport> = gpus
-        .iter()
-        .filter(|g| g.mem_peak_pct.is_some_and(|p| p >= mem_t))
-        .collect();
-    if inputs.oom || c.oom_line.is_some() || !full.is_empty() {
-        let mut parts: Vec<String> = Vec::new();
-        if inputs.oom {
-            parts.push("an out-of-memory event was reported (--oom)".into());
-        }
-        if let Some(l) = c.oom_line {
-            parts.push(format!("line {l} reports an out-of-memory error"));
-        }
-        for g in &full {
-            parts.push(format!(
-                "GPU {} peak {} MiB of {} MiB ({} % ≥ {} %, {T_MEM})",
-                g.index,
-                g.mem_peak_mib.map(fmt_num).unwrap_or_default(),
-                g.mem_total_mib.map(fmt_num).unwrap_or_default(),
-                g.mem_peak_pct.map(fmt_num).unwrap_or_default(),
-                fmt_num(mem_t)
-            ));
-        }
-        fired.push((
-            Verdict::MemoryBound,
-            Finding::from_rule(Verdict::MemoryBound.rule(), parts.join("; ")),
-        ));
-        rules.push(T_MEM.into());
-    }
-
-    // second-gpu-idle
-    if util_gpus.len() >= 2 && !busy.is_empty() && busy.len() < util_gpus.len() {
-        let idle: Vec<&&GpuReport> = util_gpus.iter().filter(|g| g.busy != Some(true)).collect();
-        let share = idle.len() as f64 / util_gpus.len() as f64;
-        let w = hours.map(|h| round(h * share, 2));
-        if let (Some(w), Some(acc)) = (w, wasted.as_mut()) {
-            *acc += w;
-        }
-        fired.push((
-            Verdict::SecondGpuIdle,
-            Finding::from_rule(
-                Verdict::SecondGpuIdle.rule(),
-                format!(
-                    "{} busy; {} ≤ {} % ({T_BUSY}){span_text}: {} of {} GPUs idle{}",
-                    busy.iter()
-                        .map(|g| util_text(g))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    idle.iter()
-                        .map(|g| util_text(g))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    fmt_num(busy_t),
-                    idle.len(),
-                    util_gpus.len(),
-                    w.filter(|w| *w > 0.0)
-                        .map(|w| format!(", wasting {} of the quota hours charged", shortest(w)))
-                        .unwrap_or_default()
-                ),
-            ),
-        ));
-        rules.push(T_BUSY.into());
-    }
-
-    // input-bound
-    let input_t = t.get(T_INPUT);
-    let slow: Vec<&&GpuReport> = busy
-        .iter()
-        .filter(|g| g.util_mean.is_some_and(|u| u < input_t))
-        .collect();
-    let input_evidence = match dc {
-        Some((d, cr)) if d < cr => Some(format!(
-            "data-only rate {} samples/s < compute-only rate {} samples/s: the loader cannot feed the step",
-            fmt_num(d),
-            fmt_num(cr)
-        )),
-        Some(_) => None,
-        None => (!slow.is_empty()).then(|| {
-            format!(
-                "lowest busy GPU: {} < {} % ({T_INPUT}){span_text}",
-                slow.iter()
-                    .min_by(|a, b| a
-                        .util_mean
-                        .partial_cmp(&b.util_mean)
-                        .unwrap_or(std::cmp::Ordering::Equal))
-                    .map(|g| util_text(g))
-                    .unwrap_or_default(),
-                fmt_num(input_t)
-            )
-        }),
-    };
-    if let Some(mut ev) = input_evidence {
-        if let Some(h) = hours {
-            let n = util_gpus.len().max(1) as f64;
-            let w: f64 = slow
-                .iter()
-                .filter_map(|g| g.util_mean)
-                .map(|u| h / n * (1.0 - u / 100.0))
-                .sum();
-            if w > 0.0 {
-                ev.push_str(&format!(
-                    "; about {} quota h wasted waiting for data",
-                    shortest(round(w, 2))
-                ));
-                if let Some(acc) = wasted.as_mut() {
-                    *acc += w;
-                }
-            }
-        }
-        fired.push((
-            Verdict::InputBound,
-            Finding::from_rule(Verdict::InputBound.rule(), ev),
-        ));
-        rules.push(T_INPUT.into());
-    }
-
-    // stalls
-    let stalls_t = t.get(T_STALLS);
-    if let (Some((d, cr)), Some(l)) = (dc, rates.loop_rate) {
-        let floor = stalls_t * d.min(cr);
-        if l < floor {
-            fired.push((
-                Verdict::Stalls,
-                Finding::from_rule(
-                    Verdict::Stalls.rule(),
-                    format!(
-                        "real loop {} samples/s < {} x min(data-only {}, compute-only {}) = {} ({T_STALLS})",
-                        fmt_num(l),
-                        fmt_num(stalls_t),
-                        fmt_num(d),
-                        fmt_num(cr),
-                        fmt_num(floor)
-                    ),
-                ),
-            ));
-            rules.push(T_STALLS.into());
-        }
-    }
-
-    // compute-bound
-    let compute_t = t.get(T_COMPUTE);
-    let ratio_t = t.get(T_COMPUTE_RATIO);
-    let by_rates = match (rates.loop_rate, rates.compute_rate) {
-        (Some(l), Some(cr)) if l >= ratio_t * cr => Some(format!(
-            "real loop {} samples/s ≥ {} x compute-only {} samples/s ({T_COMPUTE_RATIO})",
-            fmt_num(l),
-            fmt_num(ratio_t),
-            fmt_num(cr)
-        )),
-        _ => None,
-    };
-    let by_util = (!busy.is_empty()
-        && busy
-            .iter()
-            .all(|g| g.util_mean.is_some_and(|u| u > compute_t)))
-    .then(|| {
-        format!(
-            "every busy GPU above {} % ({T_COMPUTE}): {}",
-            fmt_num(compute_t),
-            busy.iter()
-                .map(|g| util_text(g))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    });
-    if by_rates.is_some() || by_util.is_some() {
-        let power_t = t.get(T_POWER);
-        let low_power: Vec<&&GpuReport> = busy
-            .iter()
-            .filter(|g| g.power_pct.is_some_and(|p| p < power_t))
-            .collect();
-        let mut ev: Vec<String> = by_rates.iter().chain(by_util.iter()).cloned().collect();
-        let mut f = Finding::from_rule(Verdict::ComputeBound.rule(), String::new());
-        if by_rates.is_none() && !low_power.is_empty() {
-            ev.push(format!(
-                "low confidence: mean power draw below {} % of the limit ({T_POWER}) on GPU {} — utilisation alone is coarse (a single busy thread reads 100 %)",
-                fmt_num(power_t),
-                low_power.iter().map(|g| g.index.to_string()).collect::<Vec<_>>().join(", ")
-            ));
-            f = f.with_title("Compute-bound (low confidence: power draw well below the limit)");
-        }
-        f.evidence = ev.join("; ");
-        fired.push((Verdict::ComputeBound, f));
-        rules.extend([
-            T_COMPUTE_RATIO.to_string(),
-            T_COMPUTE.to_string(),
-            T_POWER.to_string(),
-        ]);
-    }
-
-    // mixed
-    if dc.is_none()
-        && let Some(lo) = min_busy
-        && lo >= input_t
-        && by_util.is_none()
-    {
-        fired.push((
-            Verdict::Mixed,
-            Finding::from_rule(
-                Verdict::Mixed.rule(),
-                format!(
-                    "no bench rates; busy GPUs between {} % and {} % ({T_INPUT}, {T_COMPUTE}): {}",
-                    fmt_num(input_t),
-                    fmt_num(compute_t),
-                    busy.iter()
-                        .map(|g| util_text(g))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ),
-        ));
-        rules.extend([T_INPUT.to_string(), T_COMPUTE.to_string()]);
-    }
-
-    // too-short
-    let short_t = t.get(T_SHORT);
-    if !gpus.is_empty() && (snapshot || span_s.is_some_and(|s| s < short_t * 60.0)) {
-        let ev = if snapshot {
-            format!(
-                "a snapshot (one sample per GPU): mostly start-up or a single instant; judge on a log of {} min or more ({T_SHORT})",
-                fmt_num(short_t)
-            )
-        } else {
-            format!(
-                "observed span {} < {} min ({T_SHORT}): mostly start-up",
-                fmt_span(span_s.unwrap_or(0.0)),
-                fmt_num(short_t)
-            )
-        };
-        fired.push((
-            Verdict::TooShort,
-            Finding::from_rule(Verdict::TooShort.rule(), ev),
-        ));
-        rules.push(T_SHORT.into());
-    }
-
-    crate::text::sort::sort_by_key(&mut fired, |(v, _)| *v);
-    let verdicts: Vec<&'static str> = fired.iter().map(|(v, _)| v.as_str()).collect();
-    let mut findings: Vec<Finding> = Vec::new();
-    let mut rule_ids: Vec<String> = fired.iter().map(|(v, _)| v.rule().to_string()).collect();
-    findings.extend(fired.into_iter().map(|(_, f)| f));
-    if span_s.is_none() && !gpus.is_empty() {
-        findings.push(Finding::from_rule(
-            rule::KV011,
-            "the samples carry no timestamps and no sampling interval is known: pass --interval-s S",
-        ));
-        rule_ids.push(rule::KV011.into());
-    }
-    if c.diagnostics_total > 0 {
-        let shown: Vec<String> = c
-            .diagnostics
-            .iter()
-            .take(5)
-            .map(|d| format!("line {}: {}", d.line, d.message))
-            .collect();
-        let more = c.diagnostics_total.saturating_sub(shown.len());
-        findings.push(Finding::from_rule(
-            rule::KV010,
-            format!(
-                "{}{}",
-                shown.join("; "),
-                if more > 0 {
-                    format!("; and {more} more")
-                } else {
-                    String::new()
-                }
-            ),
-        ));
-        rule_ids.push(rule::KV010.into());
-    }
-    rule_ids.extend(rules);
-    let mut seen = std::collections::BTreeSet::new();
-    rule_ids.retain(|r| seen.insert(r.clone()));
-
+    let closed = out.finish(settings.today, t);
     DiagnoseReport {
         schema: DIAGNOSE_SCHEMA,
         formats: c.formats.iter().map(|f| f.as_str()).collect(),
@@ -743,21 +808,28 @@ fn judge(
         gpus,
         span_s,
         span_source,
-        wasted_quota_hours: wasted.map(|w| round(w, 2)),
-        rates,
-        oom: inputs.oom || c.oom_line.is_some(),
+        wasted_quota_hours: wasted,
+        rates: settings.rates,
+        oom: settings.oom || c.oom_line.is_some(),
         errors: c.errors,
         notes: c.notes,
         diagnostics: c.diagnostics,
         diagnostics_total: c.diagnostics_total,
-        rules: rule_ids,
-        findings,
+        rules: closed.rules,
+        findings: closed.findings,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use chrono::{DateTime, Utc};
+
+    use crate::diagnose::{DiagnoseRequest, Diagnoser, diagnose};
+    use crate::request::Overrides;
+
+    fn clock() -> DateTime<Utc> {
+        "2026-12-01T00:00:00Z".parse().unwrap()
+    }
 
     fn csv_log(gpus: &[(f64, f64)], minutes: u32) -> String {
         // (util, mem fraction) per GPU, one sample a minute.
@@ -778,186 +850,144 @@ mod tests {
         s
     }
 
-    fn verdicts(text: &str, inputs: RunInputs) -> Vec<&'static str> {
-        diagnose_text(
-            text,
-            ParseOptions::default(),
-            inputs,
-            &Thresholds::defaults(),
-        )
-        .verdicts
+    fn log(text: &str) -> DiagnoseRequest {
+        DiagnoseRequest {
+            log: Some(text.to_string()),
+            ..DiagnoseRequest::default()
+        }
+    }
+
+    fn rates(data: f64, compute: f64, real_loop: f64) -> DiagnoseRequest {
+        DiagnoseRequest {
+            data_rate: Some(data),
+            compute_rate: Some(compute),
+            loop_rate: Some(real_loop),
+            ..DiagnoseRequest::default()
+        }
+    }
+
+    fn report(request: &DiagnoseRequest) -> super::DiagnoseReport {
+        diagnose(request, clock()).unwrap()
+    }
+
+    fn verdicts(request: &DiagnoseRequest) -> Vec<&'static str> {
+        report(request).verdicts
     }
 
     #[test]
     fn idle_and_not() {
         assert_eq!(
-            verdicts(
-                &csv_log(&[(0.0, 0.1), (2.0, 0.1)], 60),
-                RunInputs::default()
-            ),
+            verdicts(&log(&csv_log(&[(0.0, 0.1), (2.0, 0.1)], 60))),
             ["idle"]
         );
-        assert!(!verdicts(&csv_log(&[(50.0, 0.1)], 60), RunInputs::default()).contains(&"idle"));
+        assert!(!verdicts(&log(&csv_log(&[(50.0, 0.1)], 60))).contains(&"idle"));
     }
 
     #[test]
     fn second_gpu_idle_wastes_half() {
-        let r = diagnose_text(
-            &csv_log(&[(95.0, 0.5), (0.0, 0.0)], 120),
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let r = report(&log(&csv_log(&[(95.0, 0.5), (0.0, 0.0)], 120)));
         assert_eq!(r.verdicts, ["second-gpu-idle", "compute-bound"]);
         assert_eq!(r.wasted_quota_hours, Some(1.0));
-        let r = verdicts(
-            &csv_log(&[(95.0, 0.5), (93.0, 0.5)], 120),
-            RunInputs::default(),
-        );
+        let r = verdicts(&log(&csv_log(&[(95.0, 0.5), (93.0, 0.5)], 120)));
         assert!(!r.contains(&"second-gpu-idle"));
     }
 
     #[test]
     fn input_bound_by_util_and_by_rates() {
-        let r = diagnose_text(
-            &csv_log(&[(40.0, 0.5)], 60),
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let r = report(&log(&csv_log(&[(40.0, 0.5)], 60)));
         assert_eq!(r.verdicts, ["input-bound"]);
         assert_eq!(r.wasted_quota_hours, Some(0.6));
-        let rates = Rates {
-            data_rate: Some(400.0),
-            compute_rate: Some(1000.0),
-            loop_rate: Some(390.0),
-        };
-        let v = verdicts("", RunInputs { rates, oom: false });
-        assert_eq!(v, ["input-bound"]);
-        let rates = Rates {
-            data_rate: Some(2000.0),
-            compute_rate: Some(1000.0),
-            loop_rate: Some(950.0),
-        };
-        assert_eq!(
-            verdicts("", RunInputs { rates, oom: false }),
-            ["compute-bound"]
-        );
+        assert_eq!(verdicts(&rates(400.0, 1000.0, 390.0)), ["input-bound"]);
+        assert_eq!(verdicts(&rates(2000.0, 1000.0, 950.0)), ["compute-bound"]);
     }
 
     #[test]
     fn stalls_both_polarities() {
-        let rates = Rates {
-            data_rate: Some(1100.0),
-            compute_rate: Some(1000.0),
-            loop_rate: Some(300.0),
-        };
-        assert_eq!(verdicts("", RunInputs { rates, oom: false }), ["stalls"]);
-        let rates = Rates {
-            data_rate: Some(1100.0),
-            compute_rate: Some(1000.0),
-            loop_rate: Some(800.0),
-        };
-        assert!(verdicts("", RunInputs { rates, oom: false }).is_empty());
+        assert_eq!(verdicts(&rates(1100.0, 1000.0, 300.0)), ["stalls"]);
+        assert!(verdicts(&rates(1100.0, 1000.0, 800.0)).is_empty());
     }
 
     #[test]
     fn memory_mixed_and_too_short() {
         assert_eq!(
-            verdicts(&csv_log(&[(70.0, 0.97)], 60), RunInputs::default()),
+            verdicts(&log(&csv_log(&[(70.0, 0.97)], 60))),
             ["memory-bound", "mixed"]
         );
         assert_eq!(
-            verdicts(&csv_log(&[(70.0, 0.5)], 5), RunInputs::default()),
+            verdicts(&log(&csv_log(&[(70.0, 0.5)], 5))),
             ["mixed", "too-short"]
         );
-        assert_eq!(
-            verdicts(
-                &csv_log(&[(70.0, 0.5)], 60),
-                RunInputs {
-                    oom: true,
-                    ..Default::default()
-                }
-            ),
-            ["memory-bound", "mixed"]
-        );
+        let oom = DiagnoseRequest {
+            oom: true,
+            ..log(&csv_log(&[(70.0, 0.5)], 60))
+        };
+        assert_eq!(verdicts(&oom), ["memory-bound", "mixed"]);
     }
 
     #[test]
     fn low_power_lowers_compute_bound_confidence() {
         let text = "timestamp, index, utilization.gpu [%], power.draw [W], power.limit [W]\n2026/11/30 00:00:00.000, 0, 100 %, 20.00 W, 70.00 W\n2026/11/30 01:00:00.000, 0, 100 %, 20.00 W, 70.00 W\n";
-        let r = diagnose_text(
-            text,
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let r = report(&log(text));
         assert_eq!(r.verdicts, ["compute-bound"]);
         assert!(
             r.findings[0].title.contains("low confidence"),
             "{:?}",
             r.findings[0]
         );
-        let r = diagnose_text(
-            &text.replace("20.00 W", "65.00 W"),
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let r = report(&log(&text.replace("20.00 W", "65.00 W")));
         assert!(!r.findings[0].title.contains("low confidence"));
     }
 
     #[test]
     fn thresholds_can_be_overridden() {
-        let t = Thresholds::defaults()
-            .with_overrides(&["verdict.busy-util-pct=50".into()])
-            .unwrap();
-        let r = diagnose_text(
-            &csv_log(&[(40.0, 0.1)], 60),
-            ParseOptions::default(),
-            RunInputs::default(),
-            &t,
-        );
-        assert_eq!(r.verdicts, ["idle"]);
+        let request = DiagnoseRequest {
+            set: Overrides(vec!["verdict.busy-util-pct=50".into()]),
+            ..log(&csv_log(&[(40.0, 0.1)], 60))
+        };
+        assert_eq!(verdicts(&request), ["idle"]);
     }
 
     #[test]
     fn no_data_from_errors_and_nothing() {
-        let r = diagnose_text(
-            "No devices were found\n",
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let r = report(&log("No devices were found\n"));
         assert_eq!(r.verdicts, ["no-data"]);
         assert!(r.findings[0].evidence.contains("No devices were found"));
-        let r = diagnose_text(
+        let r = report(&log(
             "NVIDIA-SMI has failed because it couldn\u{2018}t communicate with the NVIDIA driver.\nMake sure that the latest NVIDIA driver is installed and running.\n",
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        ));
         assert_eq!(r.errors.len(), 1);
         assert!(
             r.errors[0].contains("couldn't communicate") && r.errors[0].contains("Make sure"),
             "{:?}",
             r.errors
         );
-        assert_eq!(
-            diagnose_text(
-                "",
-                ParseOptions::default(),
-                RunInputs::default(),
-                &Thresholds::defaults()
-            )
-            .verdicts,
-            ["no-data"]
-        );
+        assert_eq!(verdicts(&DiagnoseRequest::default()), ["no-data"]);
     }
 
     #[test]
+    fn an_assumed_interval_is_listed_with_the_rules() {
+        let kgkit = "0, 55, 1200\n0, 56, 1200\n0, 57, 1200\n";
+        let r = report(&log(kgkit));
+        assert_eq!(r.span_source, "interval");
+        assert!(
+            r.rules
+                .contains(&"threshold.verdict.kgkit-interval-s".to_string()),
+            "{:?}",
+            r.rules
+        );
+        let given = DiagnoseRequest {
+            interval_s: Some(10.0),
+            ..log(kgkit)
+        };
+        let r = report(&given);
+        assert_eq!(r.span_s, Some(20.0));
+        assert!(!r.rules.iter().any(|id| id.contains("interval")));
+    }
+
+    /// Chunks of a log read by workers where the layout allows it give the sequential answer, bit for bit.
+    #[test]
     fn parallel_chunks_give_the_sequential_answer() {
-        let mut text = csv_log(&[(90.0, 0.5), (3.0, 0.0)], 120);
+        let mut text = csv_log(&[(90.0, 0.5), (3.0, 0.0)], 1200);
         // a repeated header, a bad row and a table in the middle: workers must hand these back
         let lines: Vec<&str> = text.lines().collect();
         let header = lines[0].to_string();
@@ -965,58 +995,37 @@ mod tests {
         mixed.insert(100, header.clone());
         mixed.insert(150, "2026/11/30 01:00:00.000, 0, Tesla T4, 5".into());
         mixed.insert(180, "+-----+".into());
-        text = mixed.join("\n") + "\n";
-        let t = Thresholds::defaults();
-        let seq = diagnose_text(&text, ParseOptions::default(), RunInputs::default(), &t);
-        let mut d = Diagnoser::new(ParseOptions::default());
-        // chunks of 37 lines: the first sequential, later ones through workers when possible
-        let all: Vec<&str> = text.split_inclusive('\n').collect();
-        for chunk in all.chunks(37) {
-            let chunk: String = chunk.concat();
-            match d.csv_worker() {
-                Some(mut w) => {
-                    let used = w.feed(&chunk);
-                    d.absorb(w);
-                    d.feed_text(chunk[used..].trim_end_matches('\n'));
-                }
-                None => d.feed_text(chunk.trim_end_matches('\n')),
-            }
+        // fractional power draws: sums in another order would differ in the last bits
+        for (i, l) in mixed.iter_mut().enumerate().skip(200) {
+            *l = l.replace(" W, 70", &format!(".{:02} W, 70", i % 97));
         }
-        let par = d.finish(RunInputs::default(), &t);
-        assert_eq!(par.verdicts, seq.verdicts);
-        assert_eq!(par.diagnostics, seq.diagnostics);
-        assert_eq!(par.lines, seq.lines);
-        assert_eq!(par.span_s, seq.span_s);
-        for (a, b) in par.gpus.iter().zip(&seq.gpus) {
-            assert_eq!(
-                (
-                    a.samples,
-                    a.util_mean,
-                    a.util_p10,
-                    a.util_p90,
-                    a.mem_peak_mib
-                ),
-                (
-                    b.samples,
-                    b.util_mean,
-                    b.util_p10,
-                    b.util_p90,
-                    b.mem_peak_mib
-                )
-            );
-            assert_eq!(a.power_mean_w, b.power_mean_w);
+        text = mixed.join("\n") + "\n";
+        let sequential = report(&log(&text));
+        let all: Vec<&str> = text.split_inclusive('\n').collect();
+        for size in [37, 101, 500] {
+            let mut d = Diagnoser::of(&DiagnoseRequest::default(), clock()).unwrap();
+            // the first chunk sequential, later ones through workers when possible
+            for chunk in all.chunks(size) {
+                let chunk: String = chunk.concat();
+                match d.csv_worker() {
+                    Some(mut w) => {
+                        let used = w.feed(&chunk);
+                        assert!(d.absorb(w));
+                        d.push(&chunk.as_bytes()[used..]);
+                    }
+                    None => d.push(chunk.as_bytes()),
+                }
+            }
+            assert_eq!(d.finish(), sequential, "chunks of {size} lines");
         }
     }
 
     #[test]
     fn garbage_never_panics_and_names_lines() {
         let bytes: Vec<u8> = (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect();
-        let r = diagnose_bytes(
-            &bytes,
-            ParseOptions::default(),
-            RunInputs::default(),
-            &Thresholds::defaults(),
-        );
+        let mut d = Diagnoser::of(&DiagnoseRequest::default(), clock()).unwrap();
+        d.push(&bytes);
+        let r = d.finish();
         assert_eq!(r.verdicts, ["no-data"]);
         assert!(r.diagnostics_total > 0);
         assert!(r.diagnostics.iter().all(|d| d.line >= 1));

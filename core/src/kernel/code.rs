@@ -172,6 +172,120 @@ fn analyse_script(total: u64, bytes: &[u8], long_line: u64) -> CodeAnalysis {
     }
 }
 
+/// Calls that download weights or another kernel's output while the kernel runs (KG §3 (8): chain,
+/// don't download).
+const DOWNLOAD_CALLS: &[&str] = &[
+    "hf_hub_download(",
+    "snapshot_download(",
+    "torch.hub.load(",
+    "load_state_dict_from_url(",
+    "download_url_to_file(",
+    "gdown.download(",
+    "gdown.download_folder(",
+    "kaggle kernels output",
+    "kaggle datasets download",
+];
+
+/// Generic fetchers, counted when the line fetches a URL of a weights file.
+const FETCHERS: &[&str] = &["wget ", "curl ", "urlretrieve(", "requests.get("];
+
+/// File extensions of model weights.
+const WEIGHT_EXTENSIONS: &[&str] = &[
+    ".pt",
+    ".pth",
+    ".bin",
+    ".safetensors",
+    ".ckpt",
+    ".h5",
+    ".onnx",
+    ".gguf",
+];
+
+/// How long a quoted line may be in a finding.
+const QUOTED_CHARS: usize = 100;
+
+/// One line of the code that downloads weights at run time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Download {
+    /// "line 12", or "cell 3, line 2" in a notebook.
+    pub part: String,
+    /// The line, trimmed (and cut at 100 characters).
+    pub line: String,
+}
+
+/// The lines of a script, or of a notebook's code cells, that download weights or another kernel's
+/// output (comment lines skipped).
+pub fn downloads(text: &str) -> Vec<Download> {
+    let mut found = Vec::new();
+    if let Ok(Value::Object(nb)) = serde_json::from_str::<Value>(text)
+        && let Some(Value::Array(cells)) = nb.get("cells")
+    {
+        for (i, cell) in cells.iter().enumerate() {
+            if cell.get("cell_type").and_then(Value::as_str) != Some("code") {
+                continue;
+            }
+            let source = match cell.get("source") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(parts)) => parts.iter().filter_map(Value::as_str).collect(),
+                _ => continue,
+            };
+            for (j, line) in source.lines().enumerate() {
+                if downloads_weights(line) {
+                    found.push(download(format!("cell {}, line {}", i + 1, j + 1), line));
+                }
+            }
+        }
+        return found;
+    }
+    for (i, line) in text.lines().enumerate() {
+        if downloads_weights(line) {
+            found.push(download(format!("line {}", i + 1), line));
+        }
+    }
+    found
+}
+
+fn download(part: String, line: &str) -> Download {
+    let line = line.trim();
+    let cut: String = line.chars().take(QUOTED_CHARS).collect();
+    Download {
+        part,
+        line: if cut.len() < line.len() {
+            format!("{cut}...")
+        } else {
+            cut
+        },
+    }
+}
+
+/// A line that downloads weights: a download call, `gdown <id>`, or a fetcher given the URL of a
+/// weights file. Comments do not count.
+fn downloads_weights(line: &str) -> bool {
+    let t = line.trim();
+    if t.starts_with('#') {
+        return false;
+    }
+    if DOWNLOAD_CALLS.iter().any(|c| t.contains(c))
+        || t.trim_start_matches(['!', '%']).starts_with("gdown ")
+    {
+        return true;
+    }
+    FETCHERS.iter().any(|f| t.contains(f)) && t.contains("http") && names_weights_file(t)
+}
+
+/// The line names a file with a weights extension (`.pt` followed by a character that cannot continue
+/// the extension: `.pth` is its own, `.ptx` is not weights).
+fn names_weights_file(line: &str) -> bool {
+    WEIGHT_EXTENSIONS.iter().any(|ext| {
+        line.match_indices(ext).any(|(at, _)| {
+            !line
+                .get(at + ext.len()..)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -216,6 +330,27 @@ mod tests {
         assert_eq!(a.biggest.len(), 1);
         assert_eq!(a.biggest[0].part, "line 2");
         assert_eq!(a.biggest[0].what, "base64 or encoded data");
+    }
+
+    #[test]
+    fn downloads_of_weights_are_found_in_scripts_and_code_cells() {
+        let script = "import torch\n# hf_hub_download(\"old\")\nw = hf_hub_download(\"me/m\", \"model.safetensors\")\n!wget -q https://x.org/r50.pth -O r50.pth\n!wget https://x.org/data.csv\nm = timm.create_model(\"r50\", pretrained=True)\n";
+        let found = downloads(script);
+        let parts: Vec<&str> = found.iter().map(|d| d.part.as_str()).collect();
+        assert_eq!(parts, ["line 3", "line 4"]);
+        assert!(found[0].line.starts_with("w = hf_hub_download("));
+        let nb = serde_json::json!({"cells": [
+            {"cell_type": "markdown", "source": "kaggle kernels output me/train"},
+            {"cell_type": "code", "source": ["import os\n", "!kaggle kernels output me/train -p /kaggle/working\n"]},
+        ]});
+        let found = downloads(&nb.to_string());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].part, "cell 2, line 2");
+        assert!(names_weights_file("curl -L https://x/y.pt -o y.pt"));
+        assert!(!names_weights_file("wget https://x/kernel.ptx"));
+        assert!(downloads(&"x".repeat(300)).is_empty());
+        let long = format!("hf_hub_download(\"{}\")", "a".repeat(200));
+        assert!(downloads(&long)[0].line.ends_with("..."));
     }
 
     #[test]

@@ -1,20 +1,26 @@
 //! The budget until the deadline (spec §7, KG §4): resets before the deadline, total hours, phase, final
 //! reserve, exploration budget, and with a measured cost per fold the screen/promotion cycles it buys and
-//! the last safe start of a final full-CV run.
+//! the last safe start of a final full-CV run. The request is [`PlanRequest`], the entry point [`plan`];
+//! the rules KQ010-KQ015 are functions over [`PlanRun`], after the quota's own (KQ001-KQ007).
 
-use crate::rulebook::ids::{EntryId, rule, threshold};
+mod budget;
+
+pub use budget::*;
+
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::quota::cap::{full_cv_cap_hours, full_cv_hours};
 use crate::quota::{
-    QuotaReport, QuotaState, hours_between, push_rule, round2, use_it_or_lose_it, week,
+    HOURS_PER_WEEK, Observed, QuotaForm, QuotaReading, QuotaReport, QuotaText, RunsLog,
+    hours_between, quota_state, read_runs_log, reading_from_numbers, round2,
 };
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::{Report, stale_findings_for};
+use crate::rulebook::ids::{EntryId, rule, threshold};
+use crate::rulebook::report::{Findings, Report};
 use crate::text::number::{fixed, shortest};
-use crate::text::when::rfc3339;
+use crate::text::when::{DateRole, display_utc, parse_time, rfc3339};
 
 pub const PLAN_SCHEMA: &str = "kgadvise.plan/1";
 
@@ -36,62 +42,43 @@ impl Phase {
     }
 }
 
-/// A measured cost per fold: `hours` on one GPU, `folds` folds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FoldCost {
-    pub hours: f64,
-    pub folds: u32,
-}
-
-/// One week of the breakdown (for the web chart).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WeekBudget {
-    pub start: String,
-    pub end: String,
-    pub hours: f64,
-    /// `now` (the hours plannable now) or `reset` (a weekly reset's hours).
-    pub kind: &'static str,
-    /// The week overlaps the final week before the deadline.
-    pub final_week: bool,
-    /// Of this week's hours, those kept as the final reserve (taken from the last weeks backwards).
-    pub reserve_hours: f64,
-}
-
-/// One accelerator's budget until the deadline (contract keys for the GPU; the TPU has the same).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Budget {
-    pub accelerator: &'static str,
-    pub plannable_now: f64,
-    pub next_reset: String,
-    pub resets_before_deadline: u32,
-    pub weekly_hours: f64,
-    pub total_hours: f64,
-    pub final_reserve_hours: f64,
-    pub exploration_hours: f64,
-    pub use_it_or_lose_it: bool,
-    pub weeks: Vec<WeekBudget>,
-}
-
-/// The exploration budget in screens and promotions.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FoldPlan {
-    pub fold_hours: f64,
-    pub folds: u32,
-    pub screens_per_promotion: u32,
-    /// c/2: two one-fold screens share a session, one per T4.
-    pub screen_hours: f64,
-    /// ceil(K/2) x c + overhead: K folds on two T4s run in ceil(K/2) rounds.
-    pub promotion_hours: f64,
-    /// kgkit's c x K/2, for comparison.
-    pub kgkit_promotion_hours: f64,
-    pub cycle_hours: f64,
-    pub cycles: u32,
-    pub screens: u32,
-    pub promotions: u32,
-    pub leftover_hours: f64,
-    /// The cap of the final full-CV run (1.3 x promotion hours).
-    pub final_run_cap_hours: f64,
-    pub last_safe_start: String,
+/// `kgadvise plan`: the budget of the GPU (and of the TPU when the quota has it) until a deadline. The
+/// quota comes as text (`quota`) or as the GPU hours remaining (`gpuRemaining`); the other figures
+/// change it as given.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlanRequest {
+    /// The deadline: RFC 3339 or a date (a bare date ends at 23:59:00 UTC). Required.
+    pub deadline: Option<String>,
+    /// The quota as text, in any form the `quota` advisor reads (instead of `gpuRemaining`).
+    pub quota: Option<String>,
+    /// GPU hours remaining now (instead of `quota`).
+    pub gpu_remaining: Option<f64>,
+    /// TPU hours remaining now: plans the TPU too (replaces the quota's TPU remaining hours).
+    pub tpu_remaining: Option<f64>,
+    /// The next reset (refreshAt of `kaggle quota`; RFC 3339, UTC without a zone); replaces the quota's.
+    /// Default: the facts' weekly reset.
+    pub refresh_at: Option<String>,
+    /// GPU hours held by running sessions (plannable = remaining - reserved).
+    pub reserved: Option<f64>,
+    /// kgkit's runs log as text: its runs in flight reserve hours.
+    pub runs: Option<String>,
+    /// Measured cost of one fold, hours on one GPU (with `folds`).
+    pub fold_hours: Option<f64>,
+    /// Folds of a full-CV run (with `foldHours`).
+    pub folds: Option<u32>,
+    /// One-fold screens per full-CV promotion (default: the rules' threshold).
+    pub screens_per_promotion: Option<u32>,
+    /// The `quota` was read just now (live).
+    pub live: bool,
+    /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing).
+    pub read_at: Option<String>,
+    /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
+    pub weekly_hours: Option<f64>,
+    /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
 }
 
 /// `kgadvise plan`.
@@ -139,318 +126,467 @@ impl Report for PlanReport {
     }
 }
 
-/// Resets strictly before the deadline, counted from the next reset (already rolled past `now`) in 7-day
-/// steps. A reset that lands before the deadline counts, even on the last day.
-///
-/// kgkit counts from the *stored* refreshAt: when that is already in the past it counts the reset that has
-/// happened (whose hours are the full week already in `plannable_now`) once more. We roll the stored time
-/// forward first ([`crate::quota::roll_forward`]) and count only resets after `now`, so no week is counted
-/// twice.
-pub fn resets_before(
-    next_reset: DateTime<Utc>,
-    now: DateTime<Utc>,
-    deadline: DateTime<Utc>,
-) -> u32 {
-    if deadline <= now || next_reset >= deadline {
-        return 0;
+fn non_negative_hours(field: &str, value: Option<f64>) -> Result<Option<f64>, RequestError> {
+    match value {
+        Some(x) if !(x.is_finite() && (0.0..=HOURS_PER_WEEK).contains(&x)) => {
+            Err(RequestError::value(
+                field,
+                shortest(x),
+                format!(
+                    "expected a non-negative number of hours, at most {} (one week)",
+                    shortest(HOURS_PER_WEEK)
+                ),
+            ))
+        }
+        _ => Ok(value),
     }
-    let span = (deadline - next_reset).num_milliseconds();
-    let w = week().num_milliseconds();
-    // k >= 0 with next + k·week < deadline: ceil(span / week).
-    let n = (span + w - 1) / w;
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// One accelerator's budget.
-pub fn budget(
-    accelerator: &'static str,
-    state: &QuotaState,
+fn time(
+    field: &str,
+    text: Option<&str>,
+    role: DateRole,
+) -> Result<Option<DateTime<Utc>>, RequestError> {
+    text.map(|t| parse_time(t, role).map_err(|e| RequestError::new(field, e)))
+        .transpose()
+}
+
+/// The measured cost per fold, when given (both fields or neither).
+fn fold_cost(request: &PlanRequest) -> Result<Option<FoldCost>, RequestError> {
+    const TOGETHER: &str = "the hours per fold and the folds go together: give both, or neither";
+    if let Some(c) = request.fold_hours
+        && !(c.is_finite() && c > 0.0)
+    {
+        return Err(RequestError::value(
+            "foldHours",
+            shortest(c),
+            "expected a positive number of hours",
+        ));
+    }
+    if request.folds == Some(0) {
+        return Err(RequestError::value(
+            "folds",
+            "0",
+            "expected at least 1 fold",
+        ));
+    }
+    match (request.fold_hours, request.folds) {
+        (Some(hours), Some(folds)) => Ok(Some(FoldCost { hours, folds })),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(RequestError::new(
+            "folds",
+            format!("expected the folds too: {TOGETHER}"),
+        )),
+        (None, Some(_)) => Err(RequestError::new(
+            "foldHours",
+            format!("expected the hours per fold too: {TOGETHER}"),
+        )),
+    }
+}
+
+/// The figures given by hand that change the quota as read (or make it, from `gpuRemaining`).
+struct Figures {
+    gpu_remaining: Option<f64>,
+    tpu_remaining: Option<f64>,
+    refresh: Option<DateTime<Utc>>,
+    reserved: Option<f64>,
+    weekly: Option<f64>,
+}
+
+impl Figures {
+    fn of(request: &PlanRequest) -> Result<Figures, RequestError> {
+        let weekly = request.weekly_hours;
+        if let Some(w) = weekly
+            && !(w.is_finite() && w > 0.0 && w <= HOURS_PER_WEEK)
+        {
+            return Err(RequestError::value(
+                "weeklyHours",
+                shortest(w),
+                format!(
+                    "expected hours between 0 and {} (one week)",
+                    shortest(HOURS_PER_WEEK)
+                ),
+            ));
+        }
+        Ok(Figures {
+            gpu_remaining: non_negative_hours("gpuRemaining", request.gpu_remaining)?,
+            tpu_remaining: non_negative_hours("tpuRemaining", request.tpu_remaining)?,
+            refresh: time(
+                "refreshAt",
+                request.refresh_at.as_deref(),
+                DateRole::Instant,
+            )?,
+            reserved: non_negative_hours("reserved", request.reserved)?,
+            weekly,
+        })
+    }
+
+    /// The reading with the figures given: a weekly total, the reset, the GPU's reserved hours, the TPU's
+    /// remaining hours.
+    fn adjust(&self, r: &mut QuotaReading) {
+        if let (Some(w), Some(g)) = (self.weekly, r.gpu.as_mut()) {
+            g.total = w;
+            g.remaining = g.remaining.min(w);
+            g.used = (w - g.remaining).max(0.0);
+        }
+        if self.refresh.is_some() {
+            for q in [r.gpu.as_mut(), r.tpu.as_mut()].into_iter().flatten() {
+                q.refresh_at = self.refresh;
+            }
+        }
+        if let (Some(h), Some(g)) = (self.reserved, r.gpu.as_mut()) {
+            g.reserved = Some(h);
+        }
+        if let Some(t) = self.tpu_remaining {
+            if r.tpu.is_none() || r.form == QuotaForm::Numbers {
+                r.tpu = reading_from_numbers(None, Some((t, self.refresh))).tpu;
+            } else if let Some(q) = r.tpu.as_mut() {
+                q.remaining = t;
+            }
+        }
+    }
+}
+
+/// The quota the plan is built on: the `quota` text or the `gpuRemaining` hours, with the figures given.
+fn quota_of(
+    request: &PlanRequest,
+    figures: &Figures,
+    runs: Option<&RunsLog>,
     now: DateTime<Utc>,
-    deadline: DateTime<Utc>,
     thresholds: &Thresholds,
-) -> Budget {
-    let weekly = state.total;
-    let ended = deadline <= now;
-    let final_days = thresholds.get(threshold::PLAN_FINAL_WEEK_DAYS);
-    let final_start = deadline - Duration::milliseconds((final_days * 86_400_000.0) as i64);
-    let in_final = !ended && now >= final_start;
-    let plannable_now = if ended { 0.0 } else { state.plannable };
-    let resets = resets_before(state.next_reset, now, deadline);
-    let total = plannable_now + f64::from(resets) * weekly;
-    let (reserve, exploration) = if ended {
-        (0.0, 0.0)
-    } else if in_final {
-        (total, 0.0)
-    } else {
-        let r = total.min(weekly);
-        (r, total - r)
+) -> Result<QuotaReport, RequestError> {
+    let text = QuotaText {
+        quota: request.quota.as_deref().unwrap_or(""),
+        runs: None,
+        live: request.live,
+        read_at: request.read_at.as_deref(),
     };
-    let mut weeks = Vec::new();
-    if !ended {
-        let end = state.next_reset.min(deadline);
-        weeks.push(WeekBudget {
-            start: rfc3339(now),
-            end: rfc3339(end),
-            hours: round2(plannable_now),
-            kind: "now",
-            final_week: end > final_start,
-            reserve_hours: 0.0,
-        });
-        let mut start = state.next_reset;
-        for _ in 0..resets {
-            let end = (start + week()).min(deadline);
-            weeks.push(WeekBudget {
-                start: rfc3339(start),
-                end: rfc3339(end),
-                hours: round2(weekly),
-                kind: "reset",
-                final_week: end > final_start,
-                reserve_hours: 0.0,
-            });
-            start += week();
+    let (mut reading, observed) = match (&request.quota, figures.gpu_remaining) {
+        (Some(_), None) => (text.reading()?, text.observed(now)?),
+        (None, Some(h)) => (
+            reading_from_numbers(Some((h, figures.refresh)), None),
+            Observed::Now,
+        ),
+        (Some(_), Some(_)) => {
+            return Err(RequestError::new(
+                "gpuRemaining",
+                "expected the GPU hours remaining or the quota, not both",
+            ));
         }
-        let mut left = reserve;
-        for w in weeks.iter_mut().rev() {
-            let take = w.hours.min(left).max(0.0);
-            w.reserve_hours = round2(take);
-            left -= take;
+        (None, None) => {
+            return Err(RequestError::new(
+                "gpuRemaining",
+                "expected the GPU hours remaining, or the quota in any form of `kaggle quota`",
+            ));
         }
-    }
-    Budget {
-        accelerator,
-        plannable_now: round2(plannable_now),
-        next_reset: rfc3339(state.next_reset),
-        resets_before_deadline: resets,
-        weekly_hours: round2(weekly),
-        total_hours: round2(total),
-        final_reserve_hours: round2(reserve),
-        exploration_hours: round2(exploration),
-        use_it_or_lose_it: !ended
-            && use_it_or_lose_it(
-                hours_between(now, state.next_reset),
-                plannable_now,
-                thresholds,
-            ),
-        weeks,
-    }
+    };
+    figures.adjust(&mut reading);
+    Ok(quota_state(&reading, runs, observed, now, thresholds))
 }
 
-/// Screens and promotions the exploration budget buys, and the last safe start of the final full-CV run.
-pub fn fold_plan(
-    exploration: f64,
-    cost: FoldCost,
+/// `kgadvise plan`: the budget of the GPU (and of the TPU when the quota has it) until the deadline.
+/// Errors name the request field and what was expected.
+pub fn plan(request: &PlanRequest, clock: DateTime<Utc>) -> Result<PlanReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let runs = request.runs.as_deref().map(read_runs_log);
+    plan_at(request, runs.as_ref(), now, &thresholds)
+}
+
+/// [`plan`] with the runs log as read, at the time `now`, with the `thresholds` given: for a surface that
+/// takes none of `runs`, `now` and `set` (the page), which then carries no code to read them. The
+/// request's own `runs`, `now` and `set` are not read.
+pub fn plan_at(
+    request: &PlanRequest,
+    runs: Option<&RunsLog>,
+    now: DateTime<Utc>,
+    thresholds: &Thresholds,
+) -> Result<PlanReport, RequestError> {
+    let Some(deadline) = time("deadline", request.deadline.as_deref(), DateRole::Deadline)? else {
+        return Err(RequestError::new(
+            "deadline",
+            "expected the deadline: RFC 3339 or a date such as 2026-12-17 (ends 23:59 UTC)",
+        ));
+    };
+    let figures = Figures::of(request)?;
+    let fold = fold_cost(request)?;
+    let quota = quota_of(request, &figures, runs, now, thresholds)?;
+    plan_on(
+        quota,
+        deadline,
+        fold,
+        request.screens_per_promotion,
+        now,
+        thresholds,
+    )
+}
+
+/// What every plan rule reads: the deadline, the phase, each accelerator's budget and the fold plan.
+struct PlanRun {
+    now: DateTime<Utc>,
+    deadline: DateTime<Utc>,
+    days_left: f64,
+    final_days: f64,
+    phase: Phase,
+    gpu: Budget,
+    tpu: Option<Budget>,
     screens_per_promotion: u32,
-    deadline: DateTime<Utc>,
-    thresholds: &Thresholds,
-) -> FoldPlan {
-    let c = cost.hours;
-    let screen = c / 2.0;
-    let promotion = full_cv_hours(c, cost.folds, 2, thresholds);
-    let cycle = f64::from(screens_per_promotion) * screen + promotion;
-    let cycles = if cycle > 0.0 {
-        (exploration / cycle + 1e-9).floor().max(0.0) as u32
-    } else {
-        0
-    };
-    let leftover = (exploration - f64::from(cycles) * cycle).max(0.0);
-    let extra_screens = if screen > 0.0 {
-        (leftover / screen + 1e-9).floor().max(0.0) as u32
-    } else {
-        0
-    };
-    let cap = full_cv_cap_hours(c, cost.folds, 2, thresholds);
-    let last_safe = deadline - Duration::milliseconds((cap * 3_600_000.0).round() as i64);
-    FoldPlan {
-        fold_hours: c,
-        folds: cost.folds,
-        screens_per_promotion,
-        screen_hours: round2(screen),
-        promotion_hours: round2(promotion),
-        kgkit_promotion_hours: round2(c * f64::from(cost.folds) / 2.0),
-        cycle_hours: round2(cycle),
-        cycles,
-        screens: cycles
-            .saturating_mul(screens_per_promotion)
-            .saturating_add(extra_screens),
-        promotions: cycles,
-        leftover_hours: round2((leftover - f64::from(extra_screens) * screen).max(0.0)),
-        final_run_cap_hours: round2(cap),
-        last_safe_start: rfc3339(last_safe),
+    fold: Option<FoldPlan>,
+}
+
+impl PlanRun {
+    fn of(
+        quota: &QuotaReport,
+        deadline: DateTime<Utc>,
+        fold: Option<FoldCost>,
+        screens_per_promotion: Option<u32>,
+        now: DateTime<Utc>,
+        thresholds: &Thresholds,
+    ) -> Result<PlanRun, RequestError> {
+        let Some(gpu_state) = quota.gpu.as_ref() else {
+            return Err(RequestError::new(
+                "quota",
+                format!(
+                    "the quota ({}) has no GPU figure to plan on: expected a GPU row, or the GPU hours remaining",
+                    quota.form.describe()
+                ),
+            ));
+        };
+        let gpu = budget("GPU", gpu_state, now, deadline, thresholds);
+        let tpu = quota
+            .tpu
+            .as_ref()
+            .map(|s| budget("TPU", s, now, deadline, thresholds));
+        let days_left = hours_between(now, deadline) / 24.0;
+        let final_days = thresholds.get(threshold::PLAN_FINAL_WEEK_DAYS);
+        let phase = if deadline <= now {
+            Phase::Ended
+        } else if days_left <= final_days {
+            Phase::FinalWeek
+        } else {
+            Phase::Exploration
+        };
+        let screens_per_promotion = screens_per_promotion.unwrap_or_else(|| {
+            thresholds
+                .get(threshold::PLAN_SCREENS_PER_PROMOTION)
+                .round()
+                .max(0.0) as u32
+        });
+        let fold = fold.map(|cost| {
+            fold_plan(
+                gpu.exploration_hours,
+                cost,
+                screens_per_promotion,
+                deadline,
+                thresholds,
+            )
+        });
+        Ok(PlanRun {
+            now,
+            deadline,
+            days_left,
+            final_days,
+            phase,
+            gpu,
+            tpu,
+            screens_per_promotion,
+            fold,
+        })
     }
 }
 
-/// `kgadvise plan`: the budget of the GPU (and of the TPU when the quota has it) until `deadline`.
-/// Returns an error message when the quota has no GPU figure to plan on.
-pub fn plan(
+// ------------------------------------------------------------------ rules
+
+/// The plan's rules, in the order their findings are added.
+const PLAN_RULES: &[fn(&PlanRun, &Thresholds, &mut Findings)] = &[
+    budget_until_the_deadline,
+    deadline_passed,
+    final_week,
+    promotion_cost,
+    last_safe_start,
+    no_full_cycle,
+];
+
+/// KQ010: the budget until the deadline, in every plan.
+fn budget_until_the_deadline(run: &PlanRun, _: &Thresholds, out: &mut Findings) {
+    let gpu = &run.gpu;
+    let tpu = run
+        .tpu
+        .as_ref()
+        .map(|t| {
+            format!(
+                "; TPU {} h now + {} x {} h = {} TPU-hours",
+                fmt_h(t.plannable_now),
+                t.resets_before_deadline,
+                fmt_h(t.weekly_hours),
+                fmt_h(t.total_hours)
+            )
+        })
+        .unwrap_or_default();
+    out.uses(threshold::PLAN_FINAL_WEEK_DAYS);
+    out.add(
+        rule::KQ010,
+        format!(
+            "{} h now + {} weekly reset(s) x {} h = {} GPU-hours until {}; final reserve {} h, exploration {} h{tpu}",
+            fmt_h(gpu.plannable_now),
+            gpu.resets_before_deadline,
+            fmt_h(gpu.weekly_hours),
+            fmt_h(gpu.total_hours),
+            rfc3339(run.deadline),
+            fmt_h(gpu.final_reserve_hours),
+            fmt_h(gpu.exploration_hours),
+        ),
+    );
+}
+
+/// KQ012: the deadline has passed.
+fn deadline_passed(run: &PlanRun, _: &Thresholds, out: &mut Findings) {
+    if run.phase == Phase::Ended {
+        out.add(
+            rule::KQ012,
+            format!(
+                "deadline {} is {} days before now ({})",
+                rfc3339(run.deadline),
+                fixed(-run.days_left, 1),
+                rfc3339(run.now)
+            ),
+        );
+    }
+}
+
+/// KQ011: the final week: no new ideas.
+fn final_week(run: &PlanRun, _: &Thresholds, out: &mut Findings) {
+    if run.phase == Phase::FinalWeek {
+        out.add(
+            rule::KQ011,
+            format!(
+                "{} days left (final week: {} days or fewer); {} GPU-hours",
+                fixed(run.days_left, 1),
+                shortest(run.final_days),
+                fmt_h(run.gpu.total_hours)
+            ),
+        );
+    }
+}
+
+/// KQ013: with a fold cost, what a screen and a promotion cost and the cycles the exploration buys.
+fn promotion_cost(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(fp) = &run.fold else {
+        return;
+    };
+    out.uses(threshold::PLAN_SCREENS_PER_PROMOTION);
+    out.uses(threshold::PLAN_FULL_CV_OVERHEAD_HOURS);
+    out.add(
+        rule::KQ013,
+        format!(
+            "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {} cycles, {} screens and {} promotions, {} h left over",
+            shortest(fp.fold_hours),
+            fp.folds,
+            fmt_h(fp.screen_hours),
+            fp.folds,
+            shortest(fp.fold_hours),
+            shortest(thresholds.get(threshold::PLAN_FULL_CV_OVERHEAD_HOURS)),
+            fmt_h(fp.promotion_hours),
+            fmt_h(fp.kgkit_promotion_hours),
+            run.screens_per_promotion,
+            fmt_h(fp.cycle_hours),
+            fmt_h(run.gpu.exploration_hours),
+            fp.cycles,
+            fp.screens,
+            fp.promotions,
+            fmt_h(fp.leftover_hours)
+        ),
+    );
+}
+
+/// KQ014: the last safe start of the final full-CV run (a warning within a day of it, or after it).
+fn last_safe_start(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(fp) = &run.fold else {
+        return;
+    };
+    out.uses(threshold::CAP_FULL_CV_FACTOR);
+    let last = run.deadline
+        - Duration::milliseconds((fp.final_run_cap_hours * 3_600_000.0).round() as i64);
+    let hours_to_last = hours_between(run.now, last);
+    let mut f = Finding::from_rule(
+        rule::KQ014,
+        format!(
+            "final full-CV run capped at {} h ({} x {} h): last safe start {} ({} h from now)",
+            fmt_h(fp.final_run_cap_hours),
+            shortest(thresholds.get(threshold::CAP_FULL_CV_FACTOR)),
+            fmt_h(fp.promotion_hours),
+            fp.last_safe_start,
+            fixed(hours_to_last, 1)
+        ),
+    );
+    if run.phase != Phase::Ended && hours_to_last < 24.0 {
+        f = f
+            .with_severity(crate::Severity::Warning)
+            .with_title(if hours_to_last < 0.0 {
+                "The last safe start of the final full-CV run has passed"
+            } else {
+                "The last safe start of the final full-CV run is within a day"
+            });
+    }
+    out.push(f);
+}
+
+/// KQ015: exploring, and the exploration buys no full cycle of screens and a promotion.
+fn no_full_cycle(run: &PlanRun, _: &Thresholds, out: &mut Findings) {
+    let Some(fp) = &run.fold else {
+        return;
+    };
+    if run.phase == Phase::Exploration && fp.cycles == 0 {
+        out.add(
+            rule::KQ015,
+            format!(
+                "exploration {} h < one cycle {} h ({} screens x {} h + {} h promotion)",
+                fmt_h(run.gpu.exploration_hours),
+                fmt_h(fp.cycle_hours),
+                run.screens_per_promotion,
+                fmt_h(fp.screen_hours),
+                fmt_h(fp.promotion_hours)
+            ),
+        );
+    }
+}
+
+/// The plan on a quota state already built: its findings come first (their stale-fact check is redone
+/// over the plan's entries). Fails when the quota has no GPU figure to plan on.
+pub fn plan_on(
     quota: QuotaReport,
     deadline: DateTime<Utc>,
     fold: Option<FoldCost>,
     screens_per_promotion: Option<u32>,
     now: DateTime<Utc>,
     thresholds: &Thresholds,
-) -> Result<PlanReport, String> {
-    let Some(gpu_state) = quota.gpu.as_ref() else {
-        return Err(format!(
-            "the quota ({}) has no GPU figure to plan on: expected a GPU row, or give --gpu-remaining H",
-            quota.form.describe()
-        ));
-    };
-    let mut rules = quota.rules.clone();
-    let mut findings: Vec<Finding> = quota
-        .findings
-        .iter()
-        .filter(|f| f.rule != rule::KH004)
-        .cloned()
-        .collect();
-    let gpu = budget("GPU", gpu_state, now, deadline, thresholds);
-    let tpu = quota
-        .tpu
-        .as_ref()
-        .map(|s| budget("TPU", s, now, deadline, thresholds));
-    let days_left = hours_between(now, deadline) / 24.0;
-    let final_days = thresholds.get(threshold::PLAN_FINAL_WEEK_DAYS);
-    let phase = if deadline <= now {
-        Phase::Ended
-    } else if days_left <= final_days {
-        Phase::FinalWeek
-    } else {
-        Phase::Exploration
-    };
-    push_rule(&mut rules, rule::KQ010);
-    push_rule(&mut rules, threshold::PLAN_FINAL_WEEK_DAYS);
-    findings.push(Finding::from_rule(
-        rule::KQ010,
-        format!(
-            "{} h now + {} weekly reset(s) x {} h = {} GPU-hours until {}; final reserve {} h, exploration {} h{}",
-            fmt_h(gpu.plannable_now),
-            gpu.resets_before_deadline,
-            fmt_h(gpu.weekly_hours),
-            fmt_h(gpu.total_hours),
-            rfc3339(deadline),
-            fmt_h(gpu.final_reserve_hours),
-            fmt_h(gpu.exploration_hours),
-            tpu.as_ref()
-                .map(|t| format!(
-                    "; TPU {} h now + {} x {} h = {} TPU-hours",
-                    fmt_h(t.plannable_now),
-                    t.resets_before_deadline,
-                    fmt_h(t.weekly_hours),
-                    fmt_h(t.total_hours)
-                ))
-                .unwrap_or_default()
-        ),
-    ));
-    match phase {
-        Phase::Ended => {
-            push_rule(&mut rules, rule::KQ012);
-            findings.push(Finding::from_rule(
-                rule::KQ012,
-                format!(
-                    "deadline {} is {} days before now ({})",
-                    rfc3339(deadline),
-                    fixed(-days_left, 1),
-                    rfc3339(now)
-                ),
-            ));
-        }
-        Phase::FinalWeek => {
-            push_rule(&mut rules, rule::KQ011);
-            findings.push(Finding::from_rule(
-                rule::KQ011,
-                format!(
-                    "{} days left (final week: {} days or fewer); {} GPU-hours",
-                    fixed(days_left, 1),
-                    shortest(final_days),
-                    fmt_h(gpu.total_hours)
-                ),
-            ));
-        }
-        Phase::Exploration => {}
+) -> Result<PlanReport, RequestError> {
+    let run = PlanRun::of(
+        &quota,
+        deadline,
+        fold,
+        screens_per_promotion,
+        now,
+        thresholds,
+    )?;
+    let mut out = Findings::new();
+    for f in quota.findings.iter().filter(|f| f.rule != rule::KH004) {
+        out.push(f.clone());
     }
-    let s = screens_per_promotion.unwrap_or_else(|| {
-        thresholds
-            .get(threshold::PLAN_SCREENS_PER_PROMOTION)
-            .round()
-            .max(0.0) as u32
-    });
-    let fp = fold.map(|cost| fold_plan(gpu.exploration_hours, cost, s, deadline, thresholds));
-    if let Some(fp) = &fp {
-        for id in [
-            rule::KQ013.into(),
-            rule::KQ014.into(),
-            threshold::PLAN_SCREENS_PER_PROMOTION.into(),
-            threshold::PLAN_FULL_CV_OVERHEAD_HOURS.into(),
-            threshold::CAP_FULL_CV_FACTOR.into(),
-        ] as [EntryId; 5]
-        {
-            push_rule(&mut rules, id);
-        }
-        findings.push(Finding::from_rule(
-            rule::KQ013,
-            format!(
-                "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {} cycles, {} screens and {} promotions, {} h left over",
-                shortest(fp.fold_hours),
-                fp.folds,
-                fmt_h(fp.screen_hours),
-                fp.folds,
-                shortest(fp.fold_hours),
-                shortest(thresholds.get(threshold::PLAN_FULL_CV_OVERHEAD_HOURS)),
-                fmt_h(fp.promotion_hours),
-                fmt_h(fp.kgkit_promotion_hours),
-                s,
-                fmt_h(fp.cycle_hours),
-                fmt_h(gpu.exploration_hours),
-                fp.cycles,
-                fp.screens,
-                fp.promotions,
-                fmt_h(fp.leftover_hours)
-            ),
-        ));
-        let last = deadline
-            - Duration::milliseconds((fp.final_run_cap_hours * 3_600_000.0).round() as i64);
-        let hours_to_last = hours_between(now, last);
-        let mut f = Finding::from_rule(
-            rule::KQ014,
-            format!(
-                "final full-CV run capped at {} h (1.3 x {} h): last safe start {} ({} h from now)",
-                fmt_h(fp.final_run_cap_hours),
-                fmt_h(fp.promotion_hours),
-                fp.last_safe_start,
-                fixed(hours_to_last, 1)
-            ),
-        );
-        if phase != Phase::Ended && hours_to_last < 24.0 {
-            f = f
-                .with_severity(crate::Severity::Warning)
-                .with_title(if hours_to_last < 0.0 {
-                    "The last safe start of the final full-CV run has passed"
-                } else {
-                    "The last safe start of the final full-CV run is within a day"
-                });
-        }
-        findings.push(f);
-        if phase == Phase::Exploration && fp.cycles == 0 {
-            push_rule(&mut rules, rule::KQ015);
-            findings.push(Finding::from_rule(
-                rule::KQ015,
-                format!(
-                    "exploration {} h < one cycle {} h ({} screens x {} h + {} h promotion)",
-                    fmt_h(gpu.exploration_hours),
-                    fmt_h(fp.cycle_hours),
-                    s,
-                    fmt_h(fp.screen_hours),
-                    fmt_h(fp.promotion_hours)
-                ),
-            ));
-        }
+    for id in quota.rules.iter().filter_map(|id| EntryId::of_book(id)) {
+        out.uses(id);
     }
-    findings.extend(stale_findings_for(&rules, now.date_naive(), thresholds));
+    for rule in PLAN_RULES {
+        rule(&run, thresholds, &mut out);
+    }
+    let closed = out.finish(now.date_naive(), thresholds);
+    let (gpu, fp) = (run.gpu, run.fold);
     Ok(PlanReport {
         schema: PLAN_SCHEMA,
         now: rfc3339(now),
         deadline: rfc3339(deadline),
-        days_left: round2(days_left),
-        phase,
+        days_left: round2(run.days_left),
+        phase: run.phase,
         plannable_now: gpu.plannable_now,
         resets_before_deadline: gpu.resets_before_deadline,
         weekly_hours: gpu.weekly_hours,
@@ -458,7 +594,7 @@ pub fn plan(
         final_reserve_hours: gpu.final_reserve_hours,
         exploration_hours: gpu.exploration_hours,
         use_it_or_lose_it: gpu.use_it_or_lose_it,
-        weeks: gpu.weeks.clone(),
+        weeks: gpu.weeks,
         screen_hours: fp.as_ref().map(|f| f.screen_hours),
         promotion_hours: fp.as_ref().map(|f| f.promotion_hours),
         cycles: fp.as_ref().map(|f| f.cycles),
@@ -466,47 +602,23 @@ pub fn plan(
         promotions: fp.as_ref().map(|f| f.promotions),
         last_safe_start: fp.as_ref().map(|f| f.last_safe_start.clone()),
         fold_plan: fp,
-        tpu_budget: tpu,
+        tpu_budget: run.tpu,
         quota,
-        rules,
-        findings,
+        rules: closed.rules,
+        findings: closed.findings,
     })
 }
 
-impl Budget {
-    /// The budget in one sentence, as the CLI and the page show it:
-    /// `11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the
-    /// final week (final models and inference kernels), explore with 41 h.` In the final week every hour
-    /// goes to the final models.
-    pub fn sentence(&self, deadline: &str, final_week: bool) -> String {
-        let mut s = format!(
-            "{} h now + {} weekly reset{} x {} h = {} {}-hours until {}",
-            fmt_h(self.plannable_now),
-            self.resets_before_deadline,
-            if self.resets_before_deadline == 1 {
-                ""
-            } else {
-                "s"
-            },
-            fmt_h(self.weekly_hours),
-            fmt_h(self.total_hours),
-            self.accelerator,
-            crate::text::when::display_utc(deadline)
-        );
-        if final_week {
-            s.push_str(&format!(
-                "; all {} h go to final models and inference kernels.",
-                fmt_h(self.total_hours)
-            ));
-        } else {
-            s.push_str(&format!(
-                "; keep {} h for the final week (final models and inference kernels), explore with {} h.",
-                fmt_h(self.final_reserve_hours),
-                fmt_h(self.exploration_hours)
-            ));
-        }
-        s
-    }
+/// The plan in sentences, as every surface shows it above the findings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanSentences {
+    /// The GPU's budget (then the TPU's), or that the deadline has passed.
+    pub budgets: Vec<String>,
+    /// The phase and the days left (none once the deadline has passed).
+    pub phase: Option<String>,
+    /// With a fold cost: what a screen and a promotion cost, what the exploration buys, and the last
+    /// start of the final full-CV run (none once the deadline has passed).
+    pub fold_plan: Vec<String>,
 }
 
 impl PlanReport {
@@ -526,16 +638,71 @@ impl PlanReport {
             weeks: Vec::new(),
         }
     }
+
+    /// The plan in sentences: the budgets, the phase, the fold plan.
+    pub fn sentences(&self) -> PlanSentences {
+        if self.phase == Phase::Ended {
+            return PlanSentences {
+                budgets: vec![format!(
+                    "The deadline {} has passed: nothing to plan.",
+                    display_utc(&self.deadline)
+                )],
+                phase: None,
+                fold_plan: Vec::new(),
+            };
+        }
+        let final_week = self.phase == Phase::FinalWeek;
+        let budgets = std::iter::once(self.gpu_budget())
+            .chain(self.tpu_budget.clone())
+            .map(|b| b.sentence(&self.deadline, final_week))
+            .collect();
+        PlanSentences {
+            budgets,
+            phase: Some(format!(
+                "Phase: {} ({} days left).",
+                self.phase.as_str(),
+                fixed(self.days_left, 1)
+            )),
+            fold_plan: self
+                .fold_plan
+                .as_ref()
+                .map(|fp| fp.sentences(self.phase, self.exploration_hours))
+                .unwrap_or_default(),
+        }
+    }
 }
 
-/// Hours for text: at most two decimals, trailing zeros dropped (0.75, 4.8, 30).
-pub fn fmt_h(h: f64) -> String {
-    let s = fixed(round2(h), 2);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s.to_string()
+impl FoldPlan {
+    /// What a screen and a promotion cost, what the exploration buys (while exploring), and the last
+    /// start of the final full-CV run.
+    pub fn sentences(&self, phase: Phase, exploration_hours: f64) -> Vec<String> {
+        let mut lines = vec![format!(
+            "With {} h per fold and {} folds: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).",
+            shortest(self.fold_hours),
+            self.folds,
+            fmt_h(self.screen_hours),
+            fmt_h(self.promotion_hours),
+            self.folds,
+            fmt_h(self.kgkit_promotion_hours),
+        )];
+        if phase == Phase::Exploration {
+            lines.push(format!(
+                "{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.",
+                fmt_h(exploration_hours),
+                self.cycles,
+                if self.cycles == 1 { "" } else { "s" },
+                self.screens_per_promotion,
+                self.screens,
+                self.promotions,
+                fmt_h(self.leftover_hours)
+            ));
+        }
+        lines.push(format!(
+            "Start the final full-CV run (cap {} h) by {} at the latest.",
+            fmt_h(self.final_run_cap_hours),
+            display_utc(&self.last_safe_start)
+        ));
+        lines
     }
 }
 

@@ -1,5 +1,7 @@
 use super::*;
+use crate::text::when::{DateRole, parse_time, rfc3339};
 use proptest::prelude::*;
+use serde_json::Value;
 
 fn at(s: &str) -> DateTime<Utc> {
     parse_time(s, DateRole::Instant).unwrap()
@@ -631,4 +633,45 @@ fn quoted_csv_fields_keep_their_commas() {
         .unwrap_err();
     assert!(e.message.contains("`2,42h` is not hours"), "{e:?}");
     assert_eq!(e.line, Some(2));
+}
+
+#[test]
+fn the_quota_request_says_how_fresh_the_figure_is() {
+    let now = at("2026-09-15T10:00:00Z");
+    let request = |live: bool, read_at: Option<&str>| QuotaRequest {
+        quota: TABLE.to_string(),
+        live,
+        read_at: read_at.map(str::to_string),
+        now: Some(rfc3339(now)),
+        ..QuotaRequest::default()
+    };
+    let live = |r: QuotaRequest| quota(&r, now).unwrap().live;
+    assert!(live(request(true, None)));
+    assert!(
+        live(request(true, Some("2026-09-10T00:00:00Z"))),
+        "live wins"
+    );
+    assert!(live(request(false, Some("2026-09-15T09:55:00Z"))));
+    assert!(!live(request(false, Some("2026-09-15T09:00:00Z"))));
+    assert!(!live(request(false, None)));
+    // A read time after now (a saved file with a fixed `now` in the past) says nothing.
+    let r = quota(&request(false, Some("2026-09-16T00:00:00Z")), now).unwrap();
+    assert!(!r.live && r.observed_at.is_none());
+    let e = quota(&request(false, Some("soon")), now).unwrap_err();
+    assert_eq!(e.field, "readAt");
+    let e = quota(&QuotaRequest::default(), now).unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("quota", None));
+    let e = quota(
+        &QuotaRequest {
+            quota: "resource,used,remaining,total,refreshAt\nGPU,2.42h,lots,30.00h,\n".into(),
+            ..QuotaRequest::default()
+        },
+        now,
+    )
+    .unwrap_err();
+    assert_eq!((e.field.as_str(), e.line), ("quota", Some(2)));
+    let r: QuotaRequest =
+        crate::request::from_json(r#"{"quota": "x", "readAt": "2026-09-15", "live": true}"#)
+            .unwrap();
+    assert_eq!(r.read_at.as_deref(), Some("2026-09-15"));
 }

@@ -1,15 +1,17 @@
-//! TPU or GPU? (spec §9, KG §6): both finish times, the choice and why.
+//! TPU or GPU? (spec §9, KG §6): both finish times, the choice and why. The request is [`TpuRequest`],
+//! the entry point [`tpu`]; the rules KQ030-KQ033 are functions over [`TpuRun`].
 
-use crate::rulebook::ids::{EntryId, fact, rule};
 use chrono::{DateTime, Duration, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::quota::{assumed_next_reset, push_rule, round2};
+use crate::quota::{QuotaText, assumed_next_reset, round2};
+use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::report::{Report, stale_findings_for};
+use crate::rulebook::ids::{fact, rule};
+use crate::rulebook::report::{Findings, Report};
 use crate::rulebook::{Thresholds, rulebook};
 use crate::text::number::{fixed, shortest};
-use crate::text::when::rfc3339;
+use crate::text::when::{DateRole, parse_time, rfc3339};
 
 pub const TPU_SCHEMA: &str = "kgadvise.tpu/1";
 
@@ -29,19 +31,29 @@ impl TpuChoice {
     }
 }
 
-/// What the question is asked with.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TpuInput {
-    /// Wall time of the job on a T4 session.
-    pub t4_hours: f64,
-    /// GPU hours plannable now (unknown: assumed sufficient, said so).
+/// `kgadvise tpu`: does a job finish earlier on the TPU (queue, start-up, speed-up) or on the GPU (the
+/// hours plannable now, the rest after the reset)?
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct TpuRequest {
+    /// Wall time of the job on a T4 x2 session, hours. Required.
+    pub t4_hours: Option<f64>,
+    /// GPU hours plannable now (default: from `quota`, else assumed sufficient).
     pub gpu_plannable: Option<f64>,
-    /// TPU hours plannable now (unknown: the weekly TPU quota).
-    pub tpu_plannable: Option<f64>,
-    /// TPU queue wait (default: the fact, 13 h).
+    /// TPU queue wait, hours (default: the facts').
     pub queue_hours: Option<f64>,
-    /// The next weekly reset (default: the facts' Saturday 00:00 UTC).
-    pub next_reset: Option<DateTime<Utc>>,
+    /// TPU hours remaining this week (default: from `quota`, else the facts' weekly TPU hours).
+    pub tpu_remaining: Option<f64>,
+    /// The next reset (RFC 3339, UTC without a zone; default: from `quota`, else the facts' weekly
+    /// reset).
+    pub refresh_at: Option<String>,
+    /// The quota as text, in any form the `quota` advisor reads: the GPU and TPU plannable hours and the
+    /// reset, where not given above.
+    pub quota: Option<String>,
+    /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    pub now: Option<String>,
+    /// Threshold overrides.
+    pub set: Overrides,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -88,237 +100,407 @@ fn sessions(hours: f64, limit: f64) -> u32 {
     }
 }
 
-/// `kgadvise tpu`. Errors name the bad value and what was expected.
-pub fn tpu(
-    input: TpuInput,
-    now: DateTime<Utc>,
-    thresholds: &Thresholds,
-) -> Result<TpuReport, String> {
-    let book = rulebook();
-    let h = input.t4_hours;
-    if !(h.is_finite() && h > 0.0) {
-        return Err(format!(
-            "--t4-hours {h}: expected a positive number of hours",
-            h = shortest(h)
-        ));
+fn non_negative(field: &str, value: Option<f64>) -> Result<Option<f64>, RequestError> {
+    match value {
+        Some(v) if !(v.is_finite() && v >= 0.0) => Err(RequestError::value(
+            field,
+            shortest(v),
+            "expected a non-negative number of hours",
+        )),
+        _ => Ok(value),
     }
-    for (name, v) in [
-        ("--gpu-plannable", input.gpu_plannable),
-        ("--tpu-remaining", input.tpu_plannable),
-        ("--queue-hours", input.queue_hours),
-    ] {
-        if let Some(v) = v
-            && !(v.is_finite() && v >= 0.0)
-        {
-            return Err(format!(
-                "{name} {v}: expected a non-negative number of hours",
-                v = shortest(v)
-            ));
+}
+
+/// The question as validated, with the quota's figures where none were given.
+struct TpuInput {
+    t4_hours: f64,
+    gpu_plannable: Option<f64>,
+    tpu_plannable: Option<f64>,
+    queue_hours: Option<f64>,
+    next_reset: Option<DateTime<Utc>>,
+}
+
+impl TpuInput {
+    fn of(
+        request: &TpuRequest,
+        now: DateTime<Utc>,
+        thresholds: &Thresholds,
+    ) -> Result<TpuInput, RequestError> {
+        let t4_hours = match request.t4_hours {
+            Some(h) if h.is_finite() && h > 0.0 => h,
+            Some(h) => {
+                return Err(RequestError::value(
+                    "t4Hours",
+                    shortest(h),
+                    "expected a positive number of hours",
+                ));
+            }
+            None => {
+                return Err(RequestError::new(
+                    "t4Hours",
+                    "expected the wall time of the job on a T4 x2 session, hours",
+                ));
+            }
+        };
+        let mut input = TpuInput {
+            t4_hours,
+            gpu_plannable: non_negative("gpuPlannable", request.gpu_plannable)?,
+            tpu_plannable: non_negative("tpuRemaining", request.tpu_remaining)?,
+            queue_hours: non_negative("queueHours", request.queue_hours)?,
+            next_reset: request
+                .refresh_at
+                .as_deref()
+                .map(|t| parse_time(t, DateRole::Instant))
+                .transpose()
+                .map_err(|e| RequestError::new("refreshAt", e))?,
+        };
+        if let Some(text) = request.quota.as_deref() {
+            let quota = QuotaText {
+                quota: text,
+                ..QuotaText::default()
+            }
+            .state(now, thresholds)?;
+            if let Some(g) = &quota.gpu {
+                input.gpu_plannable = input.gpu_plannable.or(Some(g.plannable));
+                input.next_reset = input.next_reset.or(Some(g.next_reset));
+            }
+            if let Some(t) = &quota.tpu {
+                input.tpu_plannable = input.tpu_plannable.or(Some(t.plannable));
+                input.next_reset = input.next_reset.or(Some(t.next_reset));
+            }
+        }
+        Ok(input)
+    }
+}
+
+/// What every TPU rule reads: the facts in force and both finish times.
+struct TpuRun {
+    now: DateTime<Utc>,
+    /// T4 hours of the job.
+    h: f64,
+    gpu_plannable: Option<f64>,
+    queue: f64,
+    startup: f64,
+    speed: f64,
+    gpu_limit: f64,
+    tpu_limit: f64,
+    /// The TPU queue waits observed: (shortest, longest).
+    queue_observed: (f64, f64),
+    next_reset: DateTime<Utc>,
+    gpu_sessions: u32,
+    gpu_finish: DateTime<Utc>,
+    gpu_waits: bool,
+    /// TPU hours of work (T4 hours / speed-up).
+    tpu_work: f64,
+    tpu_sessions: u32,
+    /// TPU hours charged: the work and each session's start-up.
+    tpu_needed: f64,
+    tpu_plannable: f64,
+    tpu_finish: DateTime<Utc>,
+    choice: TpuChoice,
+}
+
+impl TpuRun {
+    fn of(input: &TpuInput, now: DateTime<Utc>) -> TpuRun {
+        let book = rulebook();
+        let h = input.t4_hours;
+        let queue = input
+            .queue_hours
+            .unwrap_or_else(|| book.fact_value(fact::QUOTA_TPU_QUEUE_HOURS));
+        let startup = book.fact_value(fact::QUOTA_TPU_STARTUP_MINUTES) / 60.0;
+        let speed = book.fact_value(fact::QUOTA_TPU_SPEED_T4);
+        let gpu_limit = book.fact_value(fact::QUOTA_GPU_SESSION_HOURS);
+        let tpu_limit = book.fact_value(fact::QUOTA_TPU_SESSION_HOURS);
+        let next_reset = match input.next_reset {
+            Some(r) if r > now => r,
+            _ => assumed_next_reset(now),
+        };
+        let (gpu_finish, gpu_waits) = gpu_finish(h, input.gpu_plannable, next_reset, now);
+        // TPU: every session is a push that queues again; each pays the start-up.
+        let tpu_work = h / speed;
+        let tpu_sessions = sessions(tpu_work, tpu_limit);
+        let tpu_needed = tpu_work + f64::from(tpu_sessions) * startup;
+        let tpu_plannable = input
+            .tpu_plannable
+            .unwrap_or_else(|| book.fact_value(fact::QUOTA_TPU_WEEKLY_HOURS));
+        let mut tpu_finish = after(now, f64::from(tpu_sessions) * (queue + startup) + tpu_work);
+        if tpu_needed > tpu_plannable + 1e-9 {
+            // What the quota lacks now runs after the reset, queued again.
+            let rest = tpu_needed - tpu_plannable;
+            tpu_finish = tpu_finish.max(after(next_reset, queue + startup + rest));
+        }
+        TpuRun {
+            now,
+            h,
+            gpu_plannable: input.gpu_plannable,
+            queue,
+            startup,
+            speed,
+            gpu_limit,
+            tpu_limit,
+            queue_observed: (
+                book.fact_value(fact::QUOTA_TPU_QUEUE_MIN_HOURS),
+                book.fact_value(fact::QUOTA_TPU_QUEUE_MAX_HOURS),
+            ),
+            next_reset,
+            gpu_sessions: sessions(h, gpu_limit),
+            gpu_finish,
+            gpu_waits,
+            tpu_work,
+            tpu_sessions,
+            tpu_needed,
+            tpu_plannable,
+            tpu_finish,
+            choice: if tpu_finish < gpu_finish {
+                TpuChoice::Tpu
+            } else {
+                TpuChoice::Gpu
+            },
         }
     }
-    let queue = input
-        .queue_hours
-        .unwrap_or_else(|| book.fact_value(fact::QUOTA_TPU_QUEUE_HOURS));
-    let startup = book.fact_value(fact::QUOTA_TPU_STARTUP_MINUTES) / 60.0;
-    let speed = book.fact_value(fact::QUOTA_TPU_SPEED_T4);
-    let gpu_limit = book.fact_value(fact::QUOTA_GPU_SESSION_HOURS);
-    let tpu_limit = book.fact_value(fact::QUOTA_TPU_SESSION_HOURS);
-    let gpu_weekly = book.fact_value(fact::QUOTA_GPU_WEEKLY_HOURS);
-    let tpu_weekly = book.fact_value(fact::QUOTA_TPU_WEEKLY_HOURS);
-    let next_reset = match input.next_reset {
-        Some(r) if r > now => r,
-        _ => assumed_next_reset(now),
-    };
-    let used: [EntryId; 6] = [
-        rule::KQ030.into(),
-        fact::QUOTA_TPU_QUEUE_HOURS.into(),
-        fact::QUOTA_TPU_STARTUP_MINUTES.into(),
-        fact::QUOTA_TPU_SPEED_T4.into(),
-        fact::QUOTA_GPU_SESSION_HOURS.into(),
-        fact::QUOTA_TPU_SESSION_HOURS.into(),
-    ];
-    let mut rules: Vec<String> = used.iter().map(|s| s.to_string()).collect();
-    let mut findings = Vec::new();
 
-    // GPU: now + T4 time when the hours suffice (chained 12 h sessions, resumed), else the part beyond the
-    // plannable hours waits for the reset (and for later resets, a week's hours at a time).
-    let gpu_sessions = sessions(h, gpu_limit);
-    let (gpu_finish, gpu_waits) = match input.gpu_plannable {
+    fn hours_to(&self, t: DateTime<Utc>) -> f64 {
+        (t - self.now).num_milliseconds() as f64 / 3_600_000.0
+    }
+
+    fn tpu_short(&self) -> bool {
+        self.tpu_needed > self.tpu_plannable + 1e-9
+    }
+
+    /// The queue waits observed, for text: `10-24 h`.
+    fn observed(&self) -> String {
+        format!(
+            "{}-{} h",
+            shortest(self.queue_observed.0),
+            shortest(self.queue_observed.1)
+        )
+    }
+
+    /// Why the choice: which finishes earlier, and by how much.
+    fn reason(&self) -> String {
+        let (gpu, tpu) = (
+            self.hours_to(self.gpu_finish),
+            self.hours_to(self.tpu_finish),
+        );
+        match self.choice {
+            TpuChoice::Tpu if self.gpu_plannable.is_some_and(|p| p <= 0.0) => format!(
+                "the GPU quota is gone until {}: the TPU's hours are free and it finishes {} h earlier",
+                rfc3339(self.next_reset),
+                fixed(gpu - tpu, 1)
+            ),
+            TpuChoice::Tpu => format!(
+                "the TPU finishes {} h earlier despite its queue",
+                fixed(gpu - tpu, 1)
+            ),
+            TpuChoice::Gpu => format!(
+                "the GPU finishes {} h earlier: the TPU queue ({} h, {} observed) outweighs its speed",
+                fixed(tpu - gpu, 1),
+                shortest(self.queue),
+                self.observed()
+            ),
+        }
+    }
+}
+
+/// GPU: now + T4 time when the hours suffice (chained sessions, resumed), else the part beyond the
+/// plannable hours waits for the reset (and for later resets, a week's hours at a time). True when it
+/// waits.
+fn gpu_finish(
+    h: f64,
+    gpu_plannable: Option<f64>,
+    next_reset: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> (DateTime<Utc>, bool) {
+    let weekly = rulebook().fact_value(fact::QUOTA_GPU_WEEKLY_HOURS);
+    match gpu_plannable {
         Some(p) if p + 1e-9 < h => {
             let mut rest = h - p;
             let mut start = after(now, p).max(next_reset);
-            while rest > gpu_weekly && gpu_weekly > 0.0 {
-                rest -= gpu_weekly;
-                start = (after(start, gpu_weekly)).max(start + Duration::days(7));
+            while rest > weekly && weekly > 0.0 {
+                rest -= weekly;
+                start = (after(start, weekly)).max(start + Duration::days(7));
             }
             (after(start, rest), true)
         }
         _ => (after(now, h), false),
-    };
+    }
+}
 
-    // TPU: every session is a push that queues again; each pays the start-up.
-    let tpu_work = h / speed;
-    let tpu_sessions = sessions(tpu_work, tpu_limit);
-    let tpu_needed = tpu_work + f64::from(tpu_sessions) * startup;
-    let tpu_plannable = input.tpu_plannable.unwrap_or(tpu_weekly);
-    let mut tpu_finish = after(now, f64::from(tpu_sessions) * (queue + startup) + tpu_work);
-    let tpu_short = tpu_needed > tpu_plannable + 1e-9;
-    if tpu_short {
-        // What the quota lacks now runs after the reset, queued again.
-        let rest = tpu_needed - tpu_plannable;
-        tpu_finish = tpu_finish.max(after(next_reset, queue + startup + rest));
-        push_rule(&mut rules, rule::KQ032);
-        push_rule(&mut rules, fact::QUOTA_TPU_WEEKLY_HOURS);
-        findings.push(Finding::from_rule(
-            rule::KQ032,
-            format!(
-                "the run needs {} TPU-hours ({h} T4-hours / {speed} + {tpu_sessions} x {} h start-up), {} plannable before the reset {}",
-                fixed(tpu_needed, 2),
-                fixed(startup, 2),
-                fixed(tpu_plannable, 2),
-                rfc3339(next_reset),
-                h = shortest(h),
-                speed = shortest(speed)
-            ),
-        ));
+// ------------------------------------------------------------------ rules
+
+/// The TPU rules, in the order their findings are added.
+const TPU_RULES: &[fn(&TpuRun, &mut Findings)] = &[
+    earlier_finish,
+    tpu_quota_short,
+    tpu_sessions_queue_again,
+    validate_before_queueing,
+];
+
+/// KQ030: both finish times and the choice, in every answer.
+fn earlier_finish(run: &TpuRun, out: &mut Findings) {
+    for id in [
+        fact::QUOTA_TPU_QUEUE_HOURS,
+        fact::QUOTA_TPU_STARTUP_MINUTES,
+        fact::QUOTA_TPU_SPEED_T4,
+        fact::QUOTA_GPU_SESSION_HOURS,
+        fact::QUOTA_TPU_SESSION_HOURS,
+    ] {
+        out.uses(id);
     }
-    if tpu_sessions > 1 {
-        push_rule(&mut rules, rule::KQ031);
-        findings.push(Finding::from_rule(
-            rule::KQ031,
-            format!(
-                "{} h on the TPU > the {tpu_limit} h TPU session limit: {tpu_sessions} sessions, each queued ({queue} h) again",
-                fixed(tpu_work, 2),
-                tpu_limit = shortest(tpu_limit),
-                queue = shortest(queue)
-            ),
-        ));
-    }
-    let gpu_hours_to_finish = (gpu_finish - now).num_milliseconds() as f64 / 3_600_000.0;
-    let tpu_hours_to_finish = (tpu_finish - now).num_milliseconds() as f64 / 3_600_000.0;
-    let gpu_gone = input.gpu_plannable.is_some_and(|p| p <= 0.0);
-    let choice = if tpu_finish < gpu_finish {
-        TpuChoice::Tpu
-    } else {
-        TpuChoice::Gpu
-    };
-    let gpu_text = match (input.gpu_plannable, gpu_waits) {
+    let h = shortest(run.h);
+    let gpu_text = match (run.gpu_plannable, run.gpu_waits) {
         (None, _) => format!(
             "GPU finish {} ({h} h on T4 x2; GPU hours assumed sufficient)",
-            rfc3339(gpu_finish),
-            h = shortest(h)
+            rfc3339(run.gpu_finish)
         ),
         (Some(p), false) => format!(
-            "GPU finish {} ({h} h on T4 x2 within {p} plannable h)",
-            rfc3339(gpu_finish),
-            h = shortest(h),
-            p = shortest(p)
+            "GPU finish {} ({h} h on T4 x2 within {} plannable h)",
+            rfc3339(run.gpu_finish),
+            shortest(p)
         ),
         (Some(p), true) => format!(
-            "GPU finish {} ({p} plannable h now, the other {} h wait for the reset {})",
-            rfc3339(gpu_finish),
-            fixed(h - p, 1),
-            rfc3339(next_reset),
-            p = shortest(p)
+            "GPU finish {} ({} plannable h now, the other {} h wait for the reset {})",
+            rfc3339(run.gpu_finish),
+            shortest(p),
+            fixed(run.h - p, 1),
+            rfc3339(run.next_reset)
         ),
     };
-    let gpu_text = if gpu_sessions > 1 {
+    let gpu_text = if run.gpu_sessions > 1 {
         format!(
-            "{gpu_text}; {gpu_sessions} chained {gpu_limit} h sessions, resumed (finished folds skipped)",
-            gpu_limit = shortest(gpu_limit)
+            "{gpu_text}; {} chained {} h sessions, resumed (finished folds skipped)",
+            run.gpu_sessions,
+            shortest(run.gpu_limit)
         )
     } else {
         gpu_text
     };
     let tpu_text = format!(
-        "TPU finish {} ({tpu_sessions} x ({queue} h queue + {} h start-up) + {h} / {speed} = {} h)",
-        rfc3339(tpu_finish),
-        fixed(startup, 2),
-        fixed(tpu_work, 2),
-        queue = shortest(queue),
-        h = shortest(h),
-        speed = shortest(speed)
+        "TPU finish {} ({} x ({} h queue + {} h start-up) + {h} / {} = {} h)",
+        rfc3339(run.tpu_finish),
+        run.tpu_sessions,
+        shortest(run.queue),
+        fixed(run.startup, 2),
+        shortest(run.speed),
+        fixed(run.tpu_work, 2),
     );
-    let reason = match choice {
-        TpuChoice::Tpu if gpu_gone => format!(
-            "the GPU quota is gone until {}: the TPU's hours are free and it finishes {} h earlier",
-            rfc3339(next_reset),
-            fixed(gpu_hours_to_finish - tpu_hours_to_finish, 1)
-        ),
-        TpuChoice::Tpu => format!(
-            "the TPU finishes {} h earlier despite its queue",
-            fixed(gpu_hours_to_finish - tpu_hours_to_finish, 1)
-        ),
-        TpuChoice::Gpu => format!(
-            "the GPU finishes {} h earlier: the TPU queue ({queue} h, 10-24 h observed) outweighs its speed",
-            fixed(tpu_hours_to_finish - gpu_hours_to_finish, 1),
-            queue = shortest(queue)
-        ),
-    };
-    findings.insert(
-        0,
+    out.push(
         Finding::from_rule(rule::KQ030, format!("{gpu_text}; {tpu_text}")).with_title(format!(
-            "Run it on the {}: {reason}",
-            choice.as_str().to_ascii_uppercase()
+            "Run it on the {}: {}",
+            run.choice.as_str().to_ascii_uppercase(),
+            run.reason()
         )),
     );
-    if choice == TpuChoice::Tpu {
-        push_rule(&mut rules, rule::KQ033);
-        findings.push(Finding::from_rule(
-            rule::KQ033,
-            format!(
-                "queue wait {queue} h (observed 10-24 h): a bug found after it costs a whole queue cycle",
-                queue = shortest(queue)
-            ),
-        ));
+}
+
+/// KQ032: the run needs more TPU hours than are plannable before the reset.
+fn tpu_quota_short(run: &TpuRun, out: &mut Findings) {
+    if !run.tpu_short() {
+        return;
     }
-    findings.extend(stale_findings_for(&rules, now.date_naive(), thresholds));
+    out.uses(fact::QUOTA_TPU_WEEKLY_HOURS);
+    out.add(
+        rule::KQ032,
+        format!(
+            "the run needs {} TPU-hours ({} T4-hours / {} + {} x {} h start-up), {} plannable before the reset {}",
+            fixed(run.tpu_needed, 2),
+            shortest(run.h),
+            shortest(run.speed),
+            run.tpu_sessions,
+            fixed(run.startup, 2),
+            fixed(run.tpu_plannable, 2),
+            rfc3339(run.next_reset),
+        ),
+    );
+}
+
+/// KQ031: more than one TPU session, each queued again.
+fn tpu_sessions_queue_again(run: &TpuRun, out: &mut Findings) {
+    if run.tpu_sessions > 1 {
+        out.add(
+            rule::KQ031,
+            format!(
+                "{} h on the TPU > the {} h TPU session limit: {} sessions, each queued ({} h) again",
+                fixed(run.tpu_work, 2),
+                shortest(run.tpu_limit),
+                run.tpu_sessions,
+                shortest(run.queue)
+            ),
+        );
+    }
+}
+
+/// KQ033: the choice is the TPU: validate before queueing.
+fn validate_before_queueing(run: &TpuRun, out: &mut Findings) {
+    if run.choice != TpuChoice::Tpu {
+        return;
+    }
+    out.uses(fact::QUOTA_TPU_QUEUE_MIN_HOURS);
+    out.uses(fact::QUOTA_TPU_QUEUE_MAX_HOURS);
+    out.add(
+        rule::KQ033,
+        format!(
+            "queue wait {} h (observed {}): a bug found after it costs a whole queue cycle",
+            shortest(run.queue),
+            run.observed()
+        ),
+    );
+}
+
+/// `kgadvise tpu`: TPU or GPU, by the earlier finish. Errors name the request field and what was
+/// expected.
+pub fn tpu(request: &TpuRequest, clock: DateTime<Utc>) -> Result<TpuReport, RequestError> {
+    let now = now_of(request.now.as_deref(), clock)?;
+    let thresholds = request.set.thresholds()?;
+    let input = TpuInput::of(request, now, &thresholds)?;
+    let run = TpuRun::of(&input, now);
+    let mut out = Findings::new();
+    for rule in TPU_RULES {
+        rule(&run, &mut out);
+    }
+    let closed = out.finish(now.date_naive(), &thresholds);
     Ok(TpuReport {
         schema: TPU_SCHEMA,
         now: rfc3339(now),
-        t4_hours: h,
-        gpu_finish: rfc3339(gpu_finish),
-        tpu_finish: rfc3339(tpu_finish),
-        choice,
-        reason,
-        gpu_hours_to_finish: round2(gpu_hours_to_finish),
-        tpu_hours_to_finish: round2(tpu_hours_to_finish),
-        gpu_waits_for_reset: gpu_waits,
-        gpu_plannable: input.gpu_plannable,
-        gpu_sessions,
-        tpu_hours_needed: round2(tpu_needed),
-        tpu_plannable,
-        tpu_sessions,
-        queue_hours: queue,
-        next_reset: rfc3339(next_reset),
-        rules,
-        findings,
+        t4_hours: run.h,
+        gpu_finish: rfc3339(run.gpu_finish),
+        tpu_finish: rfc3339(run.tpu_finish),
+        choice: run.choice,
+        reason: run.reason(),
+        gpu_hours_to_finish: round2(run.hours_to(run.gpu_finish)),
+        tpu_hours_to_finish: round2(run.hours_to(run.tpu_finish)),
+        gpu_waits_for_reset: run.gpu_waits,
+        gpu_plannable: run.gpu_plannable,
+        gpu_sessions: run.gpu_sessions,
+        tpu_hours_needed: round2(run.tpu_needed),
+        tpu_plannable: run.tpu_plannable,
+        tpu_sessions: run.tpu_sessions,
+        queue_hours: run.queue,
+        next_reset: rfc3339(run.next_reset),
+        rules: closed.rules,
+        findings: closed.findings,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::when::{DateRole, parse_time};
 
     fn at(s: &str) -> DateTime<Utc> {
         parse_time(s, DateRole::Instant).unwrap()
     }
 
-    fn input(h: f64, gpu: Option<f64>) -> TpuInput {
-        TpuInput {
-            t4_hours: h,
+    fn input(h: f64, gpu: Option<f64>) -> TpuRequest {
+        TpuRequest {
+            t4_hours: Some(h),
             gpu_plannable: gpu,
-            tpu_plannable: None,
-            queue_hours: None,
-            next_reset: None,
+            ..TpuRequest::default()
         }
     }
 
     #[test]
     fn cases() {
         let now = at("2026-12-01T08:00:00Z"); // Tuesday; next reset Saturday 2026-12-05 00:00
-        let t = Thresholds::defaults();
         // (t4 hours, gpu plannable, choice, gpu finish, tpu finish)
         let cases: &[(f64, Option<f64>, TpuChoice, &str, &str)] = &[
             // short run, GPU hours left: GPU now + 4 h; TPU 13 + 0.33 + 0.8
@@ -363,7 +545,7 @@ mod tests {
             ),
         ];
         for (h, gpu, choice, gf, tf) in cases {
-            let r = tpu(input(*h, *gpu), now, &t).unwrap();
+            let r = tpu(&input(*h, *gpu), now).unwrap();
             assert_eq!(r.choice, *choice, "{h} {gpu:?}: {}", r.reason);
             assert_eq!(r.gpu_finish, *gf, "{h} {gpu:?}");
             assert_eq!(r.tpu_finish, *tf, "{h} {gpu:?}");
@@ -377,34 +559,57 @@ mod tests {
     #[test]
     fn long_tpu_runs_queue_again_and_need_quota() {
         let now = at("2026-12-01T08:00:00Z");
-        let t = Thresholds::defaults();
         // 60 T4-hours = 12 h on the TPU: 2 sessions, each queued.
-        let r = tpu(input(60.0, Some(0.0)), now, &t).unwrap();
+        let r = tpu(&input(60.0, Some(0.0)), now).unwrap();
         assert_eq!(r.tpu_sessions, 2);
         assert!(r.findings.iter().any(|f| f.rule == "KQ031"));
         assert!(!r.findings.iter().any(|f| f.rule == "KQ032"));
-        let r = tpu(input(30.0, Some(0.0)), now, &t).unwrap();
+        let r = tpu(&input(30.0, Some(0.0)), now).unwrap();
         assert_eq!(r.tpu_sessions, 1);
         assert!(!r.findings.iter().any(|f| f.rule == "KQ031"));
         // 120 T4-hours = 24 TPU-hours > 20: short of quota.
-        let r = tpu(input(120.0, Some(0.0)), now, &t).unwrap();
+        let r = tpu(&input(120.0, Some(0.0)), now).unwrap();
         assert!(
             r.findings.iter().any(|f| f.rule == "KQ032"),
             "{:?}",
             r.findings
         );
         let mut i = input(20.0, Some(0.0));
-        i.tpu_plannable = Some(1.0);
-        let r = tpu(i, now, &t).unwrap();
+        i.tpu_remaining = Some(1.0);
+        let r = tpu(&i, now).unwrap();
         assert!(r.findings.iter().any(|f| f.rule == "KQ032"));
     }
 
     #[test]
     fn bad_input() {
         let now = at("2026-12-01T08:00:00Z");
-        let t = Thresholds::defaults();
-        assert!(tpu(input(0.0, None), now, &t).is_err());
-        assert!(tpu(input(-1.0, None), now, &t).is_err());
-        assert!(tpu(input(1.0, Some(-2.0)), now, &t).is_err());
+        let field = |r: TpuRequest| tpu(&r, now).unwrap_err().field;
+        assert_eq!(field(input(0.0, None)), "t4Hours");
+        assert_eq!(field(input(-1.0, None)), "t4Hours");
+        assert_eq!(field(TpuRequest::default()), "t4Hours");
+        assert_eq!(field(input(1.0, Some(-2.0))), "gpuPlannable");
+        assert_eq!(
+            field(TpuRequest {
+                queue_hours: Some(f64::NAN),
+                ..input(1.0, None)
+            }),
+            "queueHours"
+        );
+        assert_eq!(
+            field(TpuRequest {
+                refresh_at: Some("soon".into()),
+                ..input(1.0, None)
+            }),
+            "refreshAt"
+        );
+        let e = tpu(
+            &TpuRequest {
+                quota: Some("what is this".into()),
+                ..input(1.0, None)
+            },
+            now,
+        )
+        .unwrap_err();
+        assert_eq!((e.field.as_str(), e.line), ("quota", Some(1)));
     }
 }

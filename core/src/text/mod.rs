@@ -5,6 +5,7 @@
 
 pub mod decimal;
 pub mod json;
+pub mod lines;
 pub mod number;
 pub mod sort;
 pub mod when;
@@ -57,7 +58,7 @@ impl std::fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// How many leading bytes the BOM-less UTF-16 guess looks at.
-const SNIFF: usize = 512;
+pub(crate) const SNIFF: usize = 512;
 
 /// The encoding of `bytes` and the length of its byte-order mark.
 pub fn detect(bytes: &[u8]) -> (Encoding, usize) {
@@ -95,7 +96,8 @@ fn sniff_utf16(bytes: &[u8]) -> Option<Encoding> {
     }
 }
 
-fn units(rest: &[u8], le: bool) -> impl Iterator<Item = u16> + '_ {
+/// The UTF-16 code units of `rest` (an odd last byte left out).
+pub(crate) fn units(rest: &[u8], le: bool) -> impl Iterator<Item = u16> + '_ {
     rest.chunks_exact(2).map(move |c| {
         let pair = [
             c.first().copied().unwrap_or(0),
@@ -109,6 +111,14 @@ fn units(rest: &[u8], le: bool) -> impl Iterator<Item = u16> + '_ {
     })
 }
 
+/// UTF-16 as text, read leniently: a unit that is not text (a lone surrogate) becomes U+FFFD; an odd
+/// last byte is left out.
+pub(crate) fn utf16_lossy(bytes: &[u8], le: bool) -> String {
+    char::decode_utf16(units(bytes, le))
+        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
 /// The text of an input, read leniently: bad bytes (and an odd trailing byte of UTF-16) become U+FFFD.
 /// Borrows when the input is plain UTF-8.
 pub fn decode_input(bytes: &[u8]) -> Cow<'_, str> {
@@ -117,10 +127,7 @@ pub fn decode_input(bytes: &[u8]) -> Cow<'_, str> {
     match enc {
         Encoding::Utf8 | Encoding::Utf8Bom => String::from_utf8_lossy(rest),
         Encoding::Utf16Le | Encoding::Utf16Be => {
-            let le = enc == Encoding::Utf16Le;
-            let mut s: String = char::decode_utf16(units(rest, le))
-                .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
-                .collect();
+            let mut s = utf16_lossy(rest, enc == Encoding::Utf16Le);
             if rest.len() % 2 == 1 {
                 s.push(char::REPLACEMENT_CHARACTER);
             }

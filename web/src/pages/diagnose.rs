@@ -1,14 +1,14 @@
 //! Diagnose a run (`kgadvise diagnose`): paste or drop an nvidia-smi log of any format, and/or type the three
 //! bench rates → verdicts fix-first with their evidence, a per-GPU table and a utilisation timeline per GPU with
-//! the verdict thresholds drawn.
+//! the verdict thresholds drawn. The form and the log become core's `DiagnoseRequest`, as the CLI's flags do;
+//! a big log (a file, a big paste) is pushed into the request's `Diagnoser` in chunks.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use kgadvise_core::diagnose::nvsmi::ParseOptions;
-use kgadvise_core::diagnose::verdict::{
-    self, DiagnoseReport, Diagnoser, GpuReport, Rates, RunInputs,
-};
+use kgadvise_core::diagnose::verdict::{DiagnoseReport, GpuReport};
+use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser, diagnose};
+use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::text::decimal::parse_f64;
 use kgadvise_core::text::number::{fixed, push_fixed, shortest};
@@ -20,7 +20,6 @@ use crate::components::paste::PasteArea;
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
 };
-use crate::log_stream::LogLines;
 use crate::use_url;
 
 #[derive(Debug)]
@@ -33,94 +32,105 @@ pub enum DiagnoseAnswer {
 /// A log (file or paste) is parsed in pieces of about this size, yielding to the browser in between.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
-fn rate(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(t) => match parse_f64(&t.replace([',', '_'], "")) {
-            Some(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
-            _ => Err(format!(
-                "{field}: expected a positive number of samples per second, got `{t}`"
-            )),
-        },
-    }
+/// The page's controls: (request field, URL key, label). The URL keys are those of links already shared
+/// (and of the CLI's `--share-url`); a request error names the field by its label.
+pub const CONTROLS: &[(&str, &str, &str)] = &[
+    ("dataRate", "data_rate", "Data rate (samples/s)"),
+    ("computeRate", "compute_rate", "Compute rate (samples/s)"),
+    ("loopRate", "loop_rate", "Loop rate (samples/s)"),
+    ("intervalS", "interval_s", "Sampling interval (s)"),
+    ("fields", "fields", "CSV fields (logs without header)"),
+    ("log", "", "nvidia-smi log"),
+];
+
+/// The URL key and the label of a request field on this page.
+fn control(field: &str) -> (&'static str, &'static str) {
+    CONTROLS
+        .iter()
+        .find(|(f, _, _)| *f == field)
+        .map_or(("", ""), |(_, key, label)| (*key, *label))
 }
 
-/// The typed inputs of the page (as in the URL), checked as the CLI checks its flags.
+/// The label of a request field on this page.
+fn label(field: &str) -> &'static str {
+    control(field).1
+}
+
+/// A request error in the page's words: the field said as the label of its control.
+pub fn error_text(e: &RequestError) -> String {
+    e.render(label(&e.field))
+}
+
+/// The typed inputs of the page, as in the URL (text, as typed).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct TypedInputs {
+pub struct DiagnoseForm {
     pub data_rate: Option<String>,
     pub compute_rate: Option<String>,
     pub loop_rate: Option<String>,
     pub interval_s: Option<String>,
+    pub fields: Option<String>,
 }
 
-impl TypedInputs {
-    /// The parser options and the run inputs, or the first field that cannot be read.
-    pub fn checked(&self) -> Result<(ParseOptions, RunInputs), String> {
-        let rates = Rates {
-            data_rate: rate("data rate", self.data_rate.as_deref())?,
-            compute_rate: rate("compute rate", self.compute_rate.as_deref())?,
-            loop_rate: rate("loop rate", self.loop_rate.as_deref())?,
-        };
-        let interval_s = rate("sampling interval", self.interval_s.as_deref()).map_err(|_| {
-            format!(
-                "sampling interval: expected a positive number of seconds, got `{}`",
-                self.interval_s.as_deref().unwrap_or("").trim()
-            )
-        })?;
-        let opts = ParseOptions {
-            fields: None,
-            interval_s,
-        };
-        Ok((opts, RunInputs { rates, oom: false }))
+/// A number typed into the control of `field` (`1,000` and `1_000` read as 1000); what it must be is
+/// core's to check.
+fn number(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(None),
+        Some(t) => parse_f64(&t.replace([',', '_'], ""))
+            .map(Some)
+            .ok_or_else(|| format!("{}: expected a number, got `{t}`", label(field))),
     }
 }
 
-/// The pasted log and typed rates → the report `kgadvise diagnose` prints.
-pub fn diagnose_answer(
-    log: &str,
-    data_rate: Option<&str>,
-    compute_rate: Option<&str>,
-    loop_rate: Option<&str>,
-    interval_s: Option<&str>,
-) -> DiagnoseAnswer {
-    let typed = TypedInputs {
-        data_rate: data_rate.map(String::from),
-        compute_rate: compute_rate.map(String::from),
-        loop_rate: loop_rate.map(String::from),
-        interval_s: interval_s.map(String::from),
-    };
-    let (opts, inputs) = match typed.checked() {
-        Ok(read) => read,
+impl DiagnoseForm {
+    /// The form in the URL.
+    pub fn of_url(value: impl Fn(&str) -> Option<String>) -> DiagnoseForm {
+        let of = |field: &str| value(control(field).0);
+        DiagnoseForm {
+            data_rate: of("dataRate"),
+            compute_rate: of("computeRate"),
+            loop_rate: of("loopRate"),
+            interval_s: of("intervalS"),
+            fields: of("fields"),
+        }
+    }
+
+    /// The form (and a pasted log) as core's request, or the first control that is not a number.
+    pub fn request(&self, log: Option<String>) -> Result<DiagnoseRequest, String> {
+        Ok(DiagnoseRequest {
+            log,
+            data_rate: number("dataRate", self.data_rate.as_deref())?,
+            compute_rate: number("computeRate", self.compute_rate.as_deref())?,
+            loop_rate: number("loopRate", self.loop_rate.as_deref())?,
+            interval_s: number("intervalS", self.interval_s.as_deref())?,
+            fields: self.fields.clone(),
+            ..DiagnoseRequest::default()
+        })
+    }
+
+    /// The request without its log, checked by core (the log is streamed into its `Diagnoser`).
+    fn diagnoser(&self) -> Result<Diagnoser, String> {
+        let request = self.request(None)?;
+        Diagnoser::of(&request, browser::now()).map_err(|e| error_text(&e))
+    }
+}
+
+/// The pasted log and the form → the report `kgadvise diagnose` prints.
+pub fn diagnose_answer(form: &DiagnoseForm, log: &str) -> DiagnoseAnswer {
+    let request = match form.request((!log.trim().is_empty()).then(|| log.to_string())) {
+        Ok(request) => request,
         Err(e) => return DiagnoseAnswer::Error(e),
     };
-    let r = &inputs.rates;
-    let no_rates = r.data_rate.is_none() && r.compute_rate.is_none() && r.loop_rate.is_none();
-    if log.trim().is_empty() && no_rates {
+    let no_rates = request.data_rate.is_none()
+        && request.compute_rate.is_none()
+        && request.loop_rate.is_none();
+    if request.log.is_none() && no_rates {
         return DiagnoseAnswer::Need;
     }
-    DiagnoseAnswer::Report(Box::new(verdict::diagnose_text(
-        log,
-        opts,
-        inputs,
-        &Thresholds::defaults(),
-    )))
-}
-
-/// A log in chunks (a file read slice by slice, or a big paste) → the same report as the whole text:
-/// `chunks` are fed in order; the lines are cut as [`LogLines`] cuts them.
-pub fn diagnose_chunks<'a>(
-    chunks: impl IntoIterator<Item = &'a [u8]>,
-    opts: ParseOptions,
-    inputs: RunInputs,
-) -> DiagnoseReport {
-    let mut d = Diagnoser::new(opts);
-    let mut lines = LogLines::default();
-    for chunk in chunks {
-        lines.push(chunk, &mut |l| d.feed_line(l));
+    match diagnose(&request, browser::now()) {
+        Ok(report) => DiagnoseAnswer::Report(Box::new(report)),
+        Err(e) => DiagnoseAnswer::Error(error_text(&e)),
     }
-    lines.finish(&mut |l| d.feed_line(l));
-    d.finish(inputs, &Thresholds::defaults())
 }
 
 /// The stage of a streamed log, shown above the answer, with the report when done (the bytes read so far
@@ -144,17 +154,14 @@ enum Progress {
     Failed(String),
 }
 
-/// Parses a streamed log in chunks, yielding to the browser between them; stops (returning `None`) as soon
-/// as `alive()` turns false (Cancel, another file, other inputs, the page left).
+/// Pushes a streamed log into `d` in chunks, yielding to the browser between them; stops (returning
+/// `None`) as soon as `alive()` turns false (Cancel, another file, other inputs, the page left).
 async fn stream_log(
     file: web_sys::File,
-    opts: ParseOptions,
-    inputs: RunInputs,
+    mut d: Diagnoser,
     alive: impl Fn() -> bool,
     progress: impl Fn(f64),
 ) -> Result<Option<DiagnoseReport>, String> {
-    let mut d = Diagnoser::new(opts);
-    let mut lines = LogLines::default();
     let total = file.size();
     let mut done = 0.0;
     while done < total {
@@ -167,15 +174,61 @@ async fn stream_log(
             break; // the file shrank while being read
         }
         done += chunk.len() as f64;
-        lines.push(&chunk, &mut |l| d.feed_line(l));
+        d.push(&chunk);
         progress(done);
         browser::yield_to_browser().await;
         if !alive() {
             return Ok(None);
         }
     }
-    lines.finish(&mut |l| d.feed_line(l));
-    Ok(Some(d.finish(inputs, &Thresholds::defaults())))
+    Ok(Some(d.finish()))
+}
+
+/// Reads the loaded file (or big paste) whenever it or the form changes; each read has a number, and a
+/// read whose number is no longer `current` stops at its next chunk.
+fn stream_on_change(
+    file: RwSignal<Option<web_sys::File>, LocalStorage>,
+    form: Memo<DiagnoseForm>,
+    progress: RwSignal<Option<Progress>>,
+    bytes_done: RwSignal<f64>,
+    current: Arc<AtomicU64>,
+) {
+    Effect::new(move |_| {
+        let me = current.fetch_add(1, Ordering::SeqCst) + 1;
+        let Some(f) = file.get() else {
+            progress.set(None);
+            return;
+        };
+        let Ok(d) = form.with(DiagnoseForm::diagnoser) else {
+            progress.set(None);
+            return;
+        };
+        let (name, total) = (f.name(), f.size());
+        bytes_done.set(0.0);
+        progress.set(Some(Progress::Reading {
+            name: name.clone(),
+            total,
+        }));
+        let current = current.clone();
+        leptos::task::spawn_local(async move {
+            let alive = || current.load(Ordering::SeqCst) == me;
+            let result = stream_log(f, d, alive, |done| bytes_done.set(done)).await;
+            if !alive() {
+                return;
+            }
+            match result {
+                Ok(Some(r)) => progress.set(Some(Progress::Done {
+                    name,
+                    total,
+                    report: Box::new(r),
+                })),
+                Ok(None) => {}
+                Err(e) => progress.set(Some(Progress::Failed(format!(
+                    "{name}: could not be read: {e}"
+                )))),
+            }
+        });
+    });
 }
 
 #[component]
@@ -188,30 +241,16 @@ pub fn DiagnosePage() -> impl IntoView {
     let bytes_done = RwSignal::new(0.0);
     // Each parse has a number; a parse whose number is no longer the current one stops at its next chunk.
     let current = Arc::new(AtomicU64::new(0));
-    let typed = Memo::new(move |_| TypedInputs {
-        data_rate: url.value("data_rate"),
-        compute_rate: url.value("compute_rate"),
-        loop_rate: url.value("loop_rate"),
-        interval_s: url.value("interval_s"),
-    });
+    let form = Memo::new(move |_| DiagnoseForm::of_url(|key| url.value(key)));
     let answer = Memo::new(move |_| {
         if file.with(Option::is_some) {
-            return match typed.with(TypedInputs::checked) {
+            return match form.with(DiagnoseForm::diagnoser) {
                 Ok(_) => ViewState::Streaming,
                 Err(e) => ViewState::Error(e),
             };
         }
-        let t = typed.get();
-        log.with(|l| {
-            diagnose_answer(
-                l,
-                t.data_rate.as_deref(),
-                t.compute_rate.as_deref(),
-                t.loop_rate.as_deref(),
-                t.interval_s.as_deref(),
-            )
-        })
-        .into_view_state()
+        log.with(|l| form.with(|f| diagnose_answer(f, l)))
+            .into_view_state()
     });
     // Effects run in the browser only (host tests render the page once to HTML).
     if cfg!(target_arch = "wasm32") {
@@ -221,51 +260,11 @@ pub fn DiagnosePage() -> impl IntoView {
                 file.set(None);
             }
         });
-        // A file or a big paste (or a change of the typed inputs while one is loaded): parse it in chunks.
-        let current = current.clone();
-        Effect::new(move |_| {
-            let me = current.fetch_add(1, Ordering::SeqCst) + 1;
-            let Some(f) = file.get() else {
-                progress.set(None);
-                return;
-            };
-            let Ok((opts, inputs)) = typed.with(TypedInputs::checked) else {
-                progress.set(None);
-                return;
-            };
-            let (name, total) = (f.name(), f.size());
-            bytes_done.set(0.0);
-            progress.set(Some(Progress::Reading {
-                name: name.clone(),
-                total,
-            }));
-            let current = current.clone();
-            leptos::task::spawn_local(async move {
-                let alive = || current.load(Ordering::SeqCst) == me;
-                let report = |done: f64| bytes_done.set(done);
-                let result = stream_log(f, opts, inputs, alive, report).await;
-                if !alive() {
-                    return;
-                }
-                match result {
-                    Ok(Some(r)) => {
-                        progress.set(Some(Progress::Done {
-                            name,
-                            total,
-                            report: Box::new(r),
-                        }));
-                    }
-                    Ok(None) => {}
-                    Err(e) => progress.set(Some(Progress::Failed(format!(
-                        "{name}: could not be read: {e}"
-                    )))),
-                }
-            });
-        });
+        stream_on_change(file, form, progress, bytes_done, current.clone());
     }
     let cancel = {
         let current = current.clone();
-        move |_| {
+        move || {
             current.fetch_add(1, Ordering::SeqCst);
             progress.update(|p| {
                 if let Some(Progress::Reading { name, total }) = p {
@@ -282,7 +281,7 @@ pub fn DiagnosePage() -> impl IntoView {
         current.fetch_add(1, Ordering::SeqCst);
     });
     let on_file = UnsyncCallback::new(move |f: web_sys::File| file.set(Some(f)));
-    let remove = move |_| {
+    let remove = move || {
         file.set(None);
         log.set(String::new());
     };
@@ -295,59 +294,14 @@ pub fn DiagnosePage() -> impl IntoView {
             </p>
             <PasteArea
                 id="log-paste"
-                label="nvidia-smi log"
+                label=label("log")
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
                 hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks; lines that cannot be read are listed with their line number."
                 value=log
                 on_file=on_file
             />
-            {move || progress.get().map(|p| match p {
-                Progress::Reading { name, total } => view! {
-                    <div class="progress" id="log-progress-box" role="status">
-                        <label for="log-progress">
-                            {move || format!(
-                                "Reading {name}: {} of {}",
-                                size_text(bytes_done.get()),
-                                size_text(total)
-                            )}
-                        </label>
-                        <progress id="log-progress" max=shortest(total.max(1.0)) prop:value=move || bytes_done.get()></progress>
-                        <button type="button" id="log-cancel" on:click=cancel.clone()>"Cancel"</button>
-                    </div>
-                }
-                .into_any(),
-                Progress::Done { name, total, .. } => view! {
-                    <p class="file-note" id="log-file-note">
-                        "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
-                        " in this page, in chunks; nothing was uploaded. "
-                        <button type="button" on:click=remove>"Remove"</button>
-                    </p>
-                }
-                .into_any(),
-                Progress::Cancelled { name, done, total } => view! {
-                    <p class="hint" id="log-cancelled">
-                        {format!(
-                            "Cancelled: read {} of {} of {name}. Open the file again (or change an input) to read it.",
-                            size_text(done),
-                            size_text(total)
-                        )}
-                    </p>
-                }
-                .into_any(),
-                Progress::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
-            })}
-            <form class="controls" on:submit=no_submit>
-                <UrlInput id="data_rate" label="Data rate (samples/s)" key="data_rate" numeric=true />
-                <UrlInput id="compute_rate" label="Compute rate (samples/s)" key="compute_rate" numeric=true />
-                <UrlInput id="loop_rate" label="Loop rate (samples/s)" key="loop_rate" numeric=true />
-                <UrlInput
-                    id="interval_s"
-                    label="Sampling interval (s)"
-                    key="interval_s"
-                    numeric=true
-                    hint="Only for logs without timestamps."
-                />
-            </form>
+            {move || progress.get().map(|p| progress_view(p, bytes_done, cancel.clone(), remove))}
+            <DiagnoseControls />
             {move || match answer.get() {
                 ViewState::Streaming => match progress.with(|p| match p {
                     Some(Progress::Done { report, .. }) => Some(report.clone()),
@@ -359,6 +313,83 @@ pub fn DiagnosePage() -> impl IntoView {
                 other => other.render(),
             }}
         </section>
+    }
+}
+
+/// The form: one control per request field the page takes, bound to its URL key.
+#[component]
+fn DiagnoseControls() -> impl IntoView {
+    let (data, compute, real_loop, interval, fields) = (
+        control("dataRate"),
+        control("computeRate"),
+        control("loopRate"),
+        control("intervalS"),
+        control("fields"),
+    );
+    view! {
+        <form class="controls" on:submit=no_submit>
+            <UrlInput id=data.0 label=data.1 key=data.0 numeric=true />
+            <UrlInput id=compute.0 label=compute.1 key=compute.0 numeric=true />
+            <UrlInput id=real_loop.0 label=real_loop.1 key=real_loop.0 numeric=true />
+            <UrlInput
+                id=interval.0
+                label=interval.1
+                key=interval.0
+                numeric=true
+                hint="Only for logs without timestamps."
+            />
+            <UrlInput
+                id=fields.0
+                label=fields.1
+                key=fields.0
+                placeholder="index,utilization.gpu,memory.used"
+                hint="The --query-gpu list, only for a CSV without header."
+            />
+        </form>
+    }
+}
+
+/// The stage of a streamed log: the progress bar with Cancel, the file read, or why it stopped.
+fn progress_view(
+    p: Progress,
+    bytes_done: RwSignal<f64>,
+    cancel: impl Fn() + 'static,
+    remove: impl Fn() + 'static,
+) -> AnyView {
+    match p {
+        Progress::Reading { name, total } => view! {
+            <div class="progress" id="log-progress-box" role="status">
+                <label for="log-progress">
+                    {move || format!(
+                        "Reading {name}: {} of {}",
+                        size_text(bytes_done.get()),
+                        size_text(total)
+                    )}
+                </label>
+                <progress id="log-progress" max=shortest(total.max(1.0)) prop:value=move || bytes_done.get()></progress>
+                <button type="button" id="log-cancel" on:click=move |_| cancel()>"Cancel"</button>
+            </div>
+        }
+        .into_any(),
+        Progress::Done { name, total, .. } => view! {
+            <p class="file-note" id="log-file-note">
+                "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
+                " in this page, in chunks; nothing was uploaded. "
+                <button type="button" on:click=move |_| remove()>"Remove"</button>
+            </p>
+        }
+        .into_any(),
+        Progress::Cancelled { name, done, total } => view! {
+            <p class="hint" id="log-cancelled">
+                {format!(
+                    "Cancelled: read {} of {} of {name}. Open the file again (or change an input) to read it.",
+                    size_text(done),
+                    size_text(total)
+                )}
+            </p>
+        }
+        .into_any(),
+        Progress::Failed(e) => view! { <ErrorBox message=e /> }.into_any(),
     }
 }
 

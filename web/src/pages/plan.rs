@@ -2,11 +2,11 @@
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::quota::plan::{self, FoldCost, PlanReport, WeekBudget, fmt_h};
-use kgadvise_core::quota::{self, Observed, QuotaForm, QuotaReport};
+use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, WeekBudget, fmt_h};
+use kgadvise_core::quota::{self, QuotaReport};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::text::number::{fixed, shortest};
-use kgadvise_core::text::when::{DateRole, display_utc, parse_time};
+use kgadvise_core::text::number::shortest;
+use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
 use crate::browser::now;
@@ -39,7 +39,40 @@ pub enum PlanAnswer {
     Error(String),
 }
 
-/// Hours typed into a field (`11`, `10.45h`), checked as the CLI checks them.
+/// The page's controls: URL key, request field, and how an error names it. The URL keys predate the
+/// request's (links in the wild use them), so they are mapped here, once.
+const FIELDS: &[(&str, &str, &str)] = &[
+    ("deadline", "deadline", "deadline"),
+    ("gpu", "gpuRemaining", "GPU hours remaining"),
+    ("refresh", "refreshAt", "next reset"),
+    ("tpu", "tpuRemaining", "TPU hours remaining"),
+    ("reserved", "reserved", "reserved hours"),
+    ("weekly", "weeklyHours", "weekly GPU hours"),
+    ("fold_hours", "foldHours", "hours per fold"),
+    ("folds", "folds", "folds"),
+    ("screens", "screensPerPromotion", "screens per promotion"),
+    ("", "quota", PASTED),
+];
+
+const PASTED: &str = "pasted quota";
+
+/// How the page names a request field in an error (the label of its control).
+fn label(field: &str) -> &str {
+    FIELDS
+        .iter()
+        .find(|(_, f, _)| *f == field)
+        .map_or(field, |(_, _, label)| label)
+}
+
+/// The label of a URL key's control.
+fn label_of_key(key: &str) -> &'static str {
+    FIELDS
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map_or("", |(_, _, label)| label)
+}
+
+/// Hours typed into a field (`11`, `10.45h`), read as `kaggle quota` writes hours.
 pub fn hours_field(field: &str, text: Option<&str>) -> Result<Option<f64>, String> {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(None),
@@ -49,104 +82,60 @@ pub fn hours_field(field: &str, text: Option<&str>) -> Result<Option<f64>, Strin
     }
 }
 
-fn time_field(
-    field: &str,
-    text: Option<&str>,
-    role: DateRole,
-) -> Result<Option<DateTime<Utc>>, String> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(t) => parse_time(t, role)
-            .map(Some)
-            .map_err(|e| format!("{field}: {e}")),
-    }
+/// A whole number typed into the field of `key`.
+fn count_field(key: &str, text: Option<&str>) -> Result<Option<u32>, String> {
+    let name = label_of_key(key);
+    parse_count(name, text.unwrap_or(""))?
+        .map(|n| u32::try_from(n).map_err(|_| format!("{name}: {n} is too large")))
+        .transpose()
+}
+
+fn given(text: &Option<String>) -> Option<String> {
+    text.as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// The page's inputs (and an optional pasted quota, which replaces the typed GPU hours) as the request
+/// `kgadvise plan` makes from its flags; `None` while the deadline or the quota is missing.
+pub fn plan_request(i: &PlanInputs, paste: &str) -> Result<Option<PlanRequest>, String> {
+    let hours = |key: &str, text: &Option<String>| hours_field(label_of_key(key), text.as_deref());
+    let pasted = !paste.trim().is_empty();
+    let request = PlanRequest {
+        deadline: given(&i.deadline),
+        quota: pasted.then(|| paste.to_string()),
+        gpu_remaining: hours("gpu", &i.gpu)?.filter(|_| !pasted),
+        tpu_remaining: hours("tpu", &i.tpu)?,
+        refresh_at: given(&i.refresh),
+        reserved: hours("reserved", &i.reserved)?,
+        fold_hours: hours("fold_hours", &i.fold_hours)?,
+        folds: count_field("folds", i.folds.as_deref())?,
+        screens_per_promotion: count_field("screens", i.screens.as_deref())?,
+        weekly_hours: hours("weekly", &i.weekly)?,
+        // A pasted figure is read as it is pasted.
+        live: true,
+        ..PlanRequest::default()
+    };
+    let complete =
+        request.deadline.is_some() && (request.quota.is_some() || request.gpu_remaining.is_some());
+    Ok(complete.then_some(request))
 }
 
 /// The page's inputs (and an optional pasted quota) → the plan, as `kgadvise plan` computes it.
 pub fn plan_answer(i: &PlanInputs, paste: &str, now: DateTime<Utc>) -> PlanAnswer {
-    match plan_report(i, paste, now) {
-        Ok(Some(r)) => PlanAnswer::Report(Box::new(r)),
-        Ok(None) => PlanAnswer::Need(if i.deadline.is_none() {
+    match plan_request(i, paste) {
+        Ok(Some(request)) => match plan::plan_at(&request, None, now, &Thresholds::defaults()) {
+            Ok(r) => PlanAnswer::Report(Box::new(r)),
+            Err(e) => PlanAnswer::Error(e.render(label(&e.field))),
+        },
+        Ok(None) => PlanAnswer::Need(if given(&i.deadline).is_none() {
             "Enter the deadline (a date such as 2026-12-17 ends at 23:59 UTC).".to_string()
         } else {
             "Paste the output of `kaggle quota`, or type the GPU hours remaining.".to_string()
         }),
         Err(e) => PlanAnswer::Error(e),
     }
-}
-
-fn plan_report(
-    i: &PlanInputs,
-    paste: &str,
-    now: DateTime<Utc>,
-) -> Result<Option<PlanReport>, String> {
-    let thresholds = Thresholds::defaults();
-    let deadline = time_field("deadline", i.deadline.as_deref(), DateRole::Deadline)?;
-    let refresh = time_field("next reset", i.refresh.as_deref(), DateRole::Instant)?;
-    let gpu = hours_field("GPU hours remaining", i.gpu.as_deref())?;
-    let tpu = hours_field("TPU hours remaining", i.tpu.as_deref())?;
-    let reserved = hours_field("reserved hours", i.reserved.as_deref())?;
-    let weekly = hours_field("weekly GPU hours", i.weekly.as_deref())?;
-    if weekly == Some(0.0) {
-        return Err("weekly GPU hours: expected more than 0".to_string());
-    }
-    let fold_hours = hours_field("hours per fold", i.fold_hours.as_deref())?;
-    if fold_hours == Some(0.0) {
-        return Err("hours per fold: expected a positive number of hours".to_string());
-    }
-    let folds = parse_count("folds", i.folds.as_deref().unwrap_or(""))?;
-    if folds == Some(0) {
-        return Err("folds: expected at least 1 fold".to_string());
-    }
-    let screens = parse_count("screens per promotion", i.screens.as_deref().unwrap_or(""))?;
-    let to_u32 = |field: &str, n: Option<u64>| -> Result<Option<u32>, String> {
-        n.map(|n| u32::try_from(n).map_err(|_| format!("{field}: {n} is too large")))
-            .transpose()
-    };
-    let folds = to_u32("folds", folds)?;
-    let screens = to_u32("screens per promotion", screens)?;
-    let fold = match (fold_hours, folds) {
-        (Some(hours), Some(folds)) => Some(FoldCost { hours, folds }),
-        (None, None) => None,
-        _ => return Err("hours per fold and folds go together: give both, or neither".to_string()),
-    };
-    let mut reading = if !paste.trim().is_empty() {
-        quota::read_quota(paste).map_err(|e| format!("pasted quota: {e}"))?
-    } else if let Some(h) = gpu {
-        quota::reading_from_numbers(Some((h, refresh)), None)
-    } else {
-        return Ok(None);
-    };
-    let Some(deadline) = deadline else {
-        return Ok(None);
-    };
-    // The same adjustments as the CLI's flags over a quota file.
-    if let (Some(w), Some(g)) = (weekly, reading.gpu.as_mut()) {
-        g.total = w;
-        g.remaining = g.remaining.min(w);
-        g.used = (w - g.remaining).max(0.0);
-    }
-    for q in [reading.gpu.as_mut(), reading.tpu.as_mut()]
-        .into_iter()
-        .flatten()
-    {
-        if refresh.is_some() {
-            q.refresh_at = refresh;
-        }
-    }
-    if let (Some(h), Some(g)) = (reserved, reading.gpu.as_mut()) {
-        g.reserved = Some(h);
-    }
-    if let Some(t) = tpu {
-        let numbers = quota::reading_from_numbers(None, Some((t, refresh))).tpu;
-        if reading.tpu.is_none() || reading.form == QuotaForm::Numbers {
-            reading.tpu = numbers;
-        } else if let Some(q) = reading.tpu.as_mut() {
-            q.remaining = t;
-        }
-    }
-    let state = quota::quota_state(&reading, None, Observed::Now, now, &thresholds);
-    plan::plan(state, deadline, fold, screens, now, &thresholds).map(Some)
 }
 
 #[component]
@@ -171,11 +160,9 @@ pub fn PlanPage() -> impl IntoView {
             paste.with(|p| {
                 let text = given_text(f, p, |b| Ok(quota::decode_text(b))).unwrap_or_default();
                 match (plan_answer(&inputs(), &text, now()), f) {
-                    (PlanAnswer::Error(e), Some(f)) => PlanAnswer::Error(e.replacen(
-                        "pasted quota",
-                        &format!("quota file {}", f.name),
-                        1,
-                    )),
+                    (PlanAnswer::Error(e), Some(f)) => {
+                        PlanAnswer::Error(e.replacen(PASTED, &format!("quota file {}", f.name), 1))
+                    }
                     (answer, _) => answer,
                 }
             })
@@ -195,7 +182,7 @@ pub fn PlanPage() -> impl IntoView {
                     id="refresh"
                     label="Next reset (optional)"
                     key="refresh"
-                    placeholder="next Saturday 00:00 UTC"
+                    placeholder="the usual weekly reset"
                     hint="refreshAt of `kaggle quota`; a time without a zone is UTC."
                 />
                 <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpu" numeric=true />
@@ -232,57 +219,18 @@ pub fn PlanPage() -> impl IntoView {
 #[component]
 fn PlanView(report: PlanReport) -> impl IntoView {
     let r = report;
-    let final_week = r.phase == plan::Phase::FinalWeek;
-    let headline = if r.phase == plan::Phase::Ended {
-        format!(
-            "The deadline {} has passed: nothing to plan.",
-            display_utc(&r.deadline)
-        )
-    } else {
-        r.gpu_budget().sentence(&r.deadline, final_week)
-    };
-    let tpu = r
-        .tpu_budget
-        .as_ref()
-        .map(|t| view! { <p class="tpu-budget">{t.sentence(&r.deadline, final_week)}</p> });
-    let phase = format!(
-        "Phase: {} ({} days left).",
-        r.phase.as_str(),
-        fixed(r.days_left, 1)
-    );
-    let fold = r.fold_plan.as_ref().map(|fp| {
-        let exploring = (r.phase == plan::Phase::Exploration).then(|| {
-            format!(
-                "{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.",
-                fmt_h(r.exploration_hours),
-                fp.cycles,
-                if fp.cycles == 1 { "" } else { "s" },
-                fp.screens_per_promotion,
-                fp.screens,
-                fp.promotions,
-                fmt_h(fp.leftover_hours)
-            )
-        });
+    let text = r.sentences();
+    let mut budgets = text.budgets.into_iter();
+    let headline = budgets.next().unwrap_or_default();
+    let tpu = budgets
+        .next()
+        .map(|t| view! { <p class="tpu-budget">{t}</p> });
+    let phase = text.phase.map(|p| view! { <p class="phase">{p}</p> });
+    let fold = (!text.fold_plan.is_empty()).then(|| {
         view! {
             <h3>"Fold plan"</h3>
             <ul class="fold-plan">
-                <li>
-                    {format!(
-                        "A one-fold screen costs {} h; a full-CV promotion ({} folds) {} h (kgkit's c × K/2 says {} h).",
-                        fmt_h(fp.screen_hours),
-                        fp.folds,
-                        fmt_h(fp.promotion_hours),
-                        fmt_h(fp.kgkit_promotion_hours)
-                    )}
-                </li>
-                {exploring.map(|t| view! { <li>{t}</li> })}
-                <li>
-                    {format!(
-                        "Start the final full-CV run (cap {} h) by {} at the latest.",
-                        fmt_h(fp.final_run_cap_hours),
-                        display_utc(&fp.last_safe_start)
-                    )}
-                </li>
+                {text.fold_plan.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
             </ul>
         }
     });
@@ -290,7 +238,7 @@ fn PlanView(report: PlanReport) -> impl IntoView {
         <div id="answer" class="answer">
             <p class="verdict plan-headline">{headline}</p>
             {tpu}
-            <p class="phase">{phase}</p>
+            {phase}
             <FindingList findings=r.findings.clone() />
             <WeekChart weeks=r.weeks.clone() />
             {fold}

@@ -2,7 +2,7 @@
 //!
 //! nvidia-smi never quotes its CSV (names hold no commas), so a row is split on `,` and each cell trimmed;
 //! this keeps the hot path free of allocation. A header maps any order and subset of fields to roles;
-//! a header-less file is read with `--fields`, else by the units in its cells, else as kgkit's sampler form
+//! a header-less file is read with the field list given (the request's `fields`), else by the units in its cells, else as kgkit's sampler form
 //! `index, utilization.gpu, memory.used`.
 
 use super::{Collector, ParseOptions, Sample, excerpt, is_no_value, parse_num, parse_timestamp};
@@ -305,6 +305,44 @@ pub(crate) enum Row<'a> {
     NotData,
 }
 
+/// The `MiB` cells of a layout inferred from units: at most four values, in order.
+#[derive(Default)]
+struct Mibs {
+    values: [Option<f64>; 4],
+    n: usize,
+}
+
+impl Mibs {
+    fn push(&mut self, v: Option<f64>) {
+        if let Some(slot) = self.values.get_mut(self.n) {
+            *slot = v;
+            self.n += 1;
+        }
+    }
+
+    /// One MiB cell is the memory used; of several, the largest is the total and the first other one
+    /// the memory used.
+    fn resolve(&self, s: &mut Sample) {
+        let vals = self.values.get(..self.n).unwrap_or_default();
+        match vals {
+            [] => {}
+            [used] => s.mem_used = *used,
+            _ => {
+                let max_i = (0..vals.len()).max_by(|a, b| {
+                    let v = |i: &usize| vals.get(*i).copied().flatten().unwrap_or(f64::MIN);
+                    v(a).total_cmp(&v(b))
+                });
+                if let Some(mi) = max_i {
+                    s.mem_total = vals.get(mi).copied().flatten();
+                    s.mem_used = (0..vals.len())
+                        .find(|j| *j != mi)
+                        .and_then(|j| vals.get(j).copied().flatten());
+                }
+            }
+        }
+    }
+}
+
 pub enum RowResult {
     /// The line was a row of this layout (or the repeated header) and has been used.
     Done,
@@ -432,7 +470,8 @@ impl CsvState {
         Some(st)
     }
 
-    /// A layout for a CSV row that has no header: `--fields`, else units, else kgkit's sampler form.
+    /// A layout for a CSV row that has no header: the given field list, else units, else kgkit's sampler
+    /// form.
     pub fn headerless(
         line: &str,
         n: usize,
@@ -444,112 +483,131 @@ impl CsvState {
         }
         let cells: Vec<&str> = line.split(',').map(str::trim).collect();
         if let Some(fields) = &opts.fields {
-            let names: Vec<String> = fields
-                .iter()
-                .map(|f| {
-                    field_name(f)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| f.trim().to_string())
-                })
-                .collect();
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut st = CsvState::from_names(&refs, out, n);
-            st.header_line = None;
-            st.source = "--fields";
-            return Some(st);
+            return Some(CsvState::of_fields(fields, n, out));
         }
-        let has_units = cells
+        if cells
             .iter()
-            .any(|c| c.ends_with(" %") || c.ends_with(" MiB") || c.ends_with(" W"));
-        if has_units {
-            let mut roles = vec![Role::Ignore; cells.len()];
-            let (mut util, mut name, mut ts, mut draws) = (false, false, false, 0);
-            for (i, c) in cells.iter().enumerate() {
-                let role = if !ts && parse_timestamp(c).is_some() {
-                    ts = true;
-                    Role::Timestamp
-                } else if c.ends_with(" %") {
-                    if util {
-                        Role::Ignore
-                    } else {
-                        util = true;
-                        Role::Util
-                    }
-                } else if c.ends_with(" MiB") {
-                    Role::Mib
-                } else if c.ends_with(" W") {
-                    draws += 1;
-                    match draws {
-                        1 => Role::PowerDraw,
-                        2 => Role::PowerLimit,
-                        _ => Role::Ignore,
-                    }
-                } else if i == 0 && c.bytes().all(|b| b.is_ascii_digit()) && !c.is_empty() {
-                    Role::Index
-                } else if !name && !is_no_value(c) && parse_num(c).is_none() {
-                    name = true;
-                    Role::Name
-                } else {
-                    Role::Ignore
-                };
-                if let Some(r) = roles.get_mut(i) {
-                    *r = role;
-                }
-            }
-            if util {
-                out.util_column = true;
-            } else {
-                out.missing("utilization.gpu");
-            }
-            let described: Vec<&str> = roles.iter().map(|r| r.field()).collect();
-            out.diag(
-                n,
-                format!(
-                    "CSV without header: columns inferred from their units ({}); pass --fields with the --query-gpu list to be sure",
-                    described.join(", ")
-                ),
-            );
-            return Some(CsvState {
-                roles,
-                header: String::new(),
-                header_line: None,
-                per_process: false,
-                source: "units",
-                date_cache: None,
-                minute_memo: None,
-                fast: false,
-            });
-        }
-        // kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
-        if let [i, u, m] = cells.as_slice()
-            && !i.is_empty()
-            && i.bytes().all(|b| b.is_ascii_digit())
-            && !u.is_empty()
-            && u.bytes().all(|b| b.is_ascii_digit())
-            && parse_num(m).is_some()
+            .any(|c| c.ends_with(" %") || c.ends_with(" MiB") || c.ends_with(" W"))
         {
-            out.assumed_interval
-                .get_or_insert(super::AssumedInterval::Kgkit);
-            out.util_column = true;
-            return Some(CsvState {
-                roles: vec![Role::Index, Role::Util, Role::MemUsed],
-                header: String::new(),
-                header_line: None,
-                per_process: false,
-                source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
-                date_cache: None,
-                minute_memo: None,
-                fast: true,
-            });
+            return Some(CsvState::by_units(&cells, n, out));
+        }
+        if let Some(st) = CsvState::kgkit_form(&cells, out) {
+            return Some(st);
         }
         out.diag(
             n,
             format!(
-                "a CSV row without header or units ({} fields): pass --fields with the --query-gpu list (e.g. --fields index,utilization.gpu,memory.used)",
+                "a CSV row without header or units ({} fields): give the --query-gpu field list of the log (e.g. index,utilization.gpu,memory.used)",
                 cells.len()
             ),
         );
         None
+    }
+
+    /// The layout the request's field list names.
+    fn of_fields(fields: &[String], n: usize, out: &mut Collector) -> CsvState {
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| {
+                field_name(f)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| f.trim().to_string())
+            })
+            .collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut st = CsvState::from_names(&refs, out, n);
+        st.header_line = None;
+        st.source = "the field list given";
+        st
+    }
+
+    /// A layout inferred from the units in the cells (`38 %`, `1200 MiB`, `22.89 W`).
+    fn by_units(cells: &[&str], n: usize, out: &mut Collector) -> CsvState {
+        let mut roles = vec![Role::Ignore; cells.len()];
+        let (mut util, mut name, mut ts, mut draws) = (false, false, false, 0);
+        for (i, c) in cells.iter().enumerate() {
+            let role = if !ts && parse_timestamp(c).is_some() {
+                ts = true;
+                Role::Timestamp
+            } else if c.ends_with(" %") {
+                if util {
+                    Role::Ignore
+                } else {
+                    util = true;
+                    Role::Util
+                }
+            } else if c.ends_with(" MiB") {
+                Role::Mib
+            } else if c.ends_with(" W") {
+                draws += 1;
+                match draws {
+                    1 => Role::PowerDraw,
+                    2 => Role::PowerLimit,
+                    _ => Role::Ignore,
+                }
+            } else if i == 0 && c.bytes().all(|b| b.is_ascii_digit()) && !c.is_empty() {
+                Role::Index
+            } else if !name && !is_no_value(c) && parse_num(c).is_none() {
+                name = true;
+                Role::Name
+            } else {
+                Role::Ignore
+            };
+            if let Some(r) = roles.get_mut(i) {
+                *r = role;
+            }
+        }
+        if util {
+            out.util_column = true;
+        } else {
+            out.missing("utilization.gpu");
+        }
+        let described: Vec<&str> = roles.iter().map(|r| r.field()).collect();
+        out.diag(
+            n,
+            format!(
+                "CSV without header: columns inferred from their units ({}); give the --query-gpu field list of the log to be sure",
+                described.join(", ")
+            ),
+        );
+        CsvState {
+            roles,
+            header: String::new(),
+            header_line: None,
+            per_process: false,
+            source: "units",
+            date_cache: None,
+            minute_memo: None,
+            fast: false,
+        }
+    }
+
+    /// kgkit's sampler: `index, utilization.gpu, memory.used` with noheader,nounits.
+    fn kgkit_form(cells: &[&str], out: &mut Collector) -> Option<CsvState> {
+        let [i, u, m] = cells else {
+            return None;
+        };
+        if i.is_empty()
+            || !i.bytes().all(|b| b.is_ascii_digit())
+            || u.is_empty()
+            || !u.bytes().all(|b| b.is_ascii_digit())
+            || parse_num(m).is_none()
+        {
+            return None;
+        }
+        out.assumed_interval
+            .get_or_insert(super::AssumedInterval::Kgkit);
+        out.util_column = true;
+        Some(CsvState {
+            roles: vec![Role::Index, Role::Util, Role::MemUsed],
+            header: String::new(),
+            header_line: None,
+            per_process: false,
+            source: "kgkit's sampler form (index, utilization.gpu, memory.used)",
+            date_cache: None,
+            minute_memo: None,
+            fast: true,
+        })
     }
 
     /// Reads a data row of this layout. Allocation-free.
@@ -718,8 +776,7 @@ impl CsvState {
         }
         let b = line.as_bytes();
         let mut s = Sample::default();
-        let mut mib: [Option<f64>; 4] = [None; 4];
-        let mut mib_n = 0;
+        let mut mibs = Mibs::default();
         let mut count = 0usize;
         let mut i = 0usize;
         // One pass over the bytes: fields are short, so a plain loop beats memchr here.
@@ -740,43 +797,8 @@ impl CsvState {
                 }
                 // a and z sit next to ASCII bytes (or at the ends), so they are char boundaries.
                 let cell = line.get(a..z).unwrap_or("");
-                match role {
-                    Role::Ignore => {}
-                    Role::Name => s.name = (!is_no_value(cell)).then_some(cell),
-                    Role::Key => s.key = (!is_no_value(cell)).then_some(cell),
-                    Role::Timestamp => match self.timestamp(cell) {
-                        Some(t) => s.ts = Some(t),
-                        None if is_no_value(cell) => {}
-                        None => return Row::NotData,
-                    },
-                    _ => {
-                        let v = match parse_num(cell) {
-                            Some(v) => Some(v),
-                            None if is_no_value(cell) => None,
-                            None => return Row::NotData,
-                        };
-                        match role {
-                            Role::Index => match v {
-                                Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.0e6 => {
-                                    s.index = Some(x as u32)
-                                }
-                                None => {}
-                                Some(_) => return Row::NotData,
-                            },
-                            Role::Util => s.util = v,
-                            Role::MemUsed => s.mem_used = v,
-                            Role::MemTotal => s.mem_total = v,
-                            Role::PowerDraw => s.power_draw = v,
-                            Role::PowerLimit => s.power_limit = v,
-                            Role::Mib => {
-                                if let Some(slot) = mib.get_mut(mib_n) {
-                                    *slot = v;
-                                    mib_n += 1;
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
+                if self.read_cell(role, cell, &mut s, &mut mibs).is_none() {
+                    return Row::NotData;
                 }
             }
             if i >= b.len() {
@@ -790,23 +812,53 @@ impl CsvState {
         if self.per_process {
             return Row::Skip;
         }
-        if mib_n > 0 {
-            let vals = &mib[..mib_n];
-            if mib_n == 1 {
-                s.mem_used = vals[0];
-            } else {
-                let max_i = (0..mib_n).max_by(|a, b| {
-                    vals[*a]
-                        .unwrap_or(f64::MIN)
-                        .total_cmp(&vals[*b].unwrap_or(f64::MIN))
-                });
-                if let Some(mi) = max_i {
-                    s.mem_total = vals[mi];
-                    s.mem_used = (0..mib_n).find(|j| *j != mi).and_then(|j| vals[j]);
+        mibs.resolve(&mut s);
+        Row::Sample(s)
+    }
+
+    /// Reads one cell of a row into `s` as its role says; `None` when the cell cannot be that role's value.
+    #[inline]
+    fn read_cell<'a>(
+        &mut self,
+        role: Role,
+        cell: &'a str,
+        s: &mut Sample<'a>,
+        mibs: &mut Mibs,
+    ) -> Option<()> {
+        match role {
+            Role::Ignore => {}
+            Role::Name => s.name = (!is_no_value(cell)).then_some(cell),
+            Role::Key => s.key = (!is_no_value(cell)).then_some(cell),
+            Role::Timestamp => match self.timestamp(cell) {
+                Some(t) => s.ts = Some(t),
+                None if is_no_value(cell) => {}
+                None => return None,
+            },
+            _ => {
+                let v = match parse_num(cell) {
+                    Some(v) => Some(v),
+                    None if is_no_value(cell) => None,
+                    None => return None,
+                };
+                match role {
+                    Role::Index => match v {
+                        Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.0e6 => {
+                            s.index = Some(x as u32)
+                        }
+                        None => {}
+                        Some(_) => return None,
+                    },
+                    Role::Util => s.util = v,
+                    Role::MemUsed => s.mem_used = v,
+                    Role::MemTotal => s.mem_total = v,
+                    Role::PowerDraw => s.power_draw = v,
+                    Role::PowerLimit => s.power_limit = v,
+                    Role::Mib => mibs.push(v),
+                    _ => {}
                 }
             }
         }
-        Row::Sample(s)
+        Some(())
     }
 
     /// A line in CSV mode that is not a row of the layout: says why, naming the field.

@@ -65,7 +65,7 @@ pub struct Diagnostic {
     pub message: String,
 }
 
-/// How to read ambiguous inputs (CLI flags `--fields`, `--interval-s`).
+/// How to read ambiguous inputs (the request's `fields` and `intervalS`).
 #[derive(Debug, Clone, Default)]
 pub struct ParseOptions {
     /// The `--query-gpu` field list of a header-less CSV.
@@ -105,10 +105,21 @@ pub struct GpuAcc {
     pub timeline_step: u64,
     bucket_sum: f64,
     bucket_n: u64,
+    /// A worker's GPU (see [`CsvWorker`]): its utilisation and power values, in order, for
+    /// [`GpuAcc::merge_after`] to add. A sum of floats depends on the order of adding, so a worker keeps
+    /// the values and the merge adds them as the sequential reader would have: the same bits.
+    deferred: Option<Deferred>,
+}
+
+/// The values a worker's GPU leaves to the merge.
+#[derive(Debug, Clone, Default)]
+struct Deferred {
+    utils: Vec<f64>,
+    powers: Vec<f64>,
 }
 
 impl GpuAcc {
-    fn new(index: u32) -> GpuAcc {
+    fn new(index: u32, deferred: bool) -> GpuAcc {
         GpuAcc {
             index,
             name: None,
@@ -128,6 +139,7 @@ impl GpuAcc {
             timeline_step: 1,
             bucket_sum: 0.0,
             bucket_n: 0,
+            deferred: deferred.then(Deferred::default),
         }
     }
 
@@ -142,28 +154,23 @@ impl GpuAcc {
         if let Some(u) = s.util
             && u.is_finite()
         {
-            self.util_n += 1;
-            self.util_sum += u;
-            // u + 0.5 truncated: round() is a libm call on baseline x86_64.
-            let b = (u.clamp(0.0, 100.0) + 0.5) as usize;
-            if let Some(h) = self.hist.get_mut(b) {
-                *h += 1;
-            }
-            self.bucket_sum += u;
-            self.bucket_n += 1;
-            if self.bucket_n >= self.timeline_step {
-                self.push_point();
+            match &mut self.deferred {
+                None => self.add_util(u),
+                Some(d) => d.utils.push(u),
             }
         }
+        // `+ 0.0` makes -0 a 0: the peak is then the same whatever order `max` sees the values in.
         if let Some(m) = s.mem_used.filter(|m| m.is_finite()) {
-            self.mem_peak = Some(self.mem_peak.map_or(m, |p| p.max(m)));
+            self.mem_peak = Some(self.mem_peak.map_or(m + 0.0, |p| p.max(m + 0.0)));
         }
         if let Some(t) = s.mem_total.filter(|t| t.is_finite() && *t > 0.0) {
             self.mem_total = Some(t);
         }
         if let Some(p) = s.power_draw.filter(|p| p.is_finite()) {
-            self.power_n += 1;
-            self.power_sum += p;
+            match &mut self.deferred {
+                None => self.add_power(p),
+                Some(d) => d.powers.push(p),
+            }
         }
         if let Some(l) = s.power_limit.filter(|l| l.is_finite() && *l > 0.0) {
             self.power_limit = Some(l);
@@ -177,6 +184,28 @@ impl GpuAcc {
                 self.last_ts = Some(t);
             }
         }
+    }
+
+    #[inline(always)]
+    fn add_util(&mut self, u: f64) {
+        self.util_n += 1;
+        self.util_sum += u;
+        // u + 0.5 truncated: round() is a libm call on baseline x86_64.
+        let b = (u.clamp(0.0, 100.0) + 0.5) as usize;
+        if let Some(h) = self.hist.get_mut(b) {
+            *h += 1;
+        }
+        self.bucket_sum += u;
+        self.bucket_n += 1;
+        if self.bucket_n >= self.timeline_step {
+            self.push_point();
+        }
+    }
+
+    #[inline(always)]
+    fn add_power(&mut self, p: f64) {
+        self.power_n += 1;
+        self.power_sum += p;
     }
 
     fn push_point(&mut self) {
@@ -198,16 +227,20 @@ impl GpuAcc {
         }
     }
 
-    /// Adds the summary of the samples that came right after this GPU's (a later chunk of the log).
-    pub fn merge_after(&mut self, o: &GpuAcc) {
+    /// Adds a worker's GPU (see [`CsvWorker`]), which read the samples that came right after this GPU's:
+    /// the result is what reading those samples here would have given, bit for bit.
+    fn merge_after(&mut self, o: &GpuAcc) {
         self.samples += o.samples;
         if o.name.is_some() {
             self.name.clone_from(&o.name);
         }
-        self.util_n += o.util_n;
-        self.util_sum += o.util_sum;
-        for (a, b) in self.hist.iter_mut().zip(o.hist.iter()) {
-            *a += b;
+        if let Some(d) = &o.deferred {
+            for u in &d.utils {
+                self.add_util(*u);
+            }
+            for p in &d.powers {
+                self.add_power(*p);
+            }
         }
         if let Some(m) = o.mem_peak {
             self.mem_peak = Some(self.mem_peak.map_or(m, |p| p.max(m)));
@@ -215,8 +248,6 @@ impl GpuAcc {
         if o.mem_total.is_some() {
             self.mem_total = o.mem_total;
         }
-        self.power_n += o.power_n;
-        self.power_sum += o.power_sum;
         if o.power_limit.is_some() {
             self.power_limit = o.power_limit;
         }
@@ -227,19 +258,6 @@ impl GpuAcc {
             self.last_ts = Some(self.last_ts.map_or(l, |x| x.max(l)));
         }
         self.ts_n += o.ts_n;
-        // The later timeline, point by point, each weighing the samples it stands for.
-        let mut points: Vec<(f64, u64)> =
-            o.timeline.iter().map(|p| (*p, o.timeline_step)).collect();
-        if o.bucket_n > 0 {
-            points.push((o.bucket_sum / o.bucket_n as f64, o.bucket_n));
-        }
-        for (mean, weight) in points {
-            self.bucket_sum += mean * weight as f64;
-            self.bucket_n += weight;
-            if self.bucket_n >= self.timeline_step {
-                self.push_point();
-            }
-        }
     }
 
     /// The timeline including the partial last group.
@@ -300,6 +318,13 @@ pub struct Collector {
     pub util_column: bool,
     /// The first line that reports an out-of-memory error ("CUDA out of memory" in a pasted log).
     pub oom_line: Option<usize>,
+    /// A worker's collector: its GPUs leave their sums to the merge (see [`GpuAcc::merge_after`]).
+    deferred: bool,
+    /// A sample was dropped: it named a GPU beyond the [`MAX_GPUS`] tracked.
+    dropped: bool,
+    /// Emptied buffers of merged workers, handed to the next workers (no new allocation, no page fault
+    /// per block of a large file).
+    spare: Vec<Deferred>,
 }
 
 impl Collector {
@@ -311,6 +336,7 @@ impl Collector {
                 Some(p) => p as u32,
                 None => {
                     if self.keys.len() >= MAX_GPUS {
+                        self.dropped = true;
                         return;
                     }
                     self.keys.push(k.to_string());
@@ -325,24 +351,52 @@ impl Collector {
             return;
         }
         if self.gpus.len() >= MAX_GPUS {
+            self.dropped = true;
             return;
         }
-        let mut g = GpuAcc::new(index);
+        let mut g = GpuAcc::new(index, self.deferred);
         g.add(s);
         self.gpus.push(g);
     }
 
-    /// Adds the GPUs of a collector that read a later chunk of the same CSV layout.
-    pub fn merge_after(&mut self, o: &Collector) {
-        for g in &o.gpus {
+    /// A collector for a worker that reads the rows right after this one's: it knows the same GPUs (in
+    /// the same order) and identities, so a row names the GPU it would name here.
+    fn for_worker(&mut self) -> Collector {
+        let mut gpus = Vec::with_capacity(self.gpus.len());
+        for g in &self.gpus {
+            let mut w = GpuAcc::new(g.index, false);
+            w.deferred = Some(self.spare.pop().unwrap_or_default());
+            gpus.push(w);
+        }
+        Collector {
+            gpus,
+            keys: self.keys.clone(),
+            deferred: true,
+            ..Collector::default()
+        }
+    }
+
+    /// Adds the GPUs of a worker's collector (see [`Collector::for_worker`]).
+    fn merge_after(&mut self, o: Collector) {
+        self.keys = o.keys;
+        for mut g in o.gpus {
             match self.gpus.iter().position(|x| x.index == g.index) {
                 Some(i) => {
                     if let Some(x) = self.gpus.get_mut(i) {
-                        x.merge_after(g);
+                        x.merge_after(&g);
                     }
                 }
-                None if self.gpus.len() < MAX_GPUS => self.gpus.push(g.clone()),
+                None if self.gpus.len() < MAX_GPUS => {
+                    let mut x = GpuAcc::new(g.index, false);
+                    x.merge_after(&g);
+                    self.gpus.push(x);
+                }
                 None => {}
+            }
+            if let Some(mut d) = g.deferred.take() {
+                d.utils.clear();
+                d.powers.clear();
+                self.spare.push(d);
             }
         }
     }
@@ -433,25 +487,38 @@ impl LogParser {
         }
     }
 
-    /// A copy of the current CSV layout when rows can be read in parallel chunks (see [`CsvWorker`]).
-    pub fn csv_worker(&self) -> Option<CsvWorker> {
+    /// A copy of the current CSV layout when rows can be read in parallel chunks (see [`CsvWorker`]);
+    /// `out` is what this parser collected so far.
+    pub fn csv_worker(&self, out: &mut Collector) -> Option<CsvWorker> {
         match &self.mode {
             Mode::Csv(st) if st.parallel_safe() && self.pending_error.is_none() => {
                 Some(CsvWorker {
                     state: st.clone(),
-                    collector: Collector::default(),
+                    collector: out.for_worker(),
                     lines: 0,
+                    seed: (out.gpus.len(), out.keys.len()),
                 })
             }
             _ => None,
         }
     }
 
-    /// Takes in what a worker read: its samples and the lines it consumed.
-    pub fn absorb(&mut self, w: CsvWorker, out: &mut Collector) {
-        out.merge_after(&w.collector);
+    /// Takes in what a worker read (the lines right after those fed so far): its samples and the lines
+    /// it consumed. False, taking nothing, when the worker's reading depended on what `out` knew when the
+    /// worker was made and `out` has learnt more since (another worker of the same round merged first
+    /// and brought GPUs numbered by order of appearance, or filled the GPUs tracked): the text the worker
+    /// used must then be fed instead.
+    pub fn absorb(&mut self, w: CsvWorker, out: &mut Collector) -> bool {
+        let (gpus, keys) = w.seed;
+        let changed = out.gpus.len() != gpus || out.keys.len() != keys;
+        let depends = w.collector.keys.len() != keys || w.collector.dropped;
+        if changed && depends {
+            return false;
+        }
+        out.merge_after(w.collector);
         self.line_no += w.lines;
         out.lines = self.line_no;
+        true
     }
 
     pub fn options(&self) -> &ParseOptions {
@@ -520,32 +587,48 @@ impl LogParser {
             );
             return;
         }
+        if self.error_line(trimmed, out)
+            || self.document_line(line, trimmed, n, out)
+            || self.table_or_monitor_line(trimmed, n, out)
+        {
+            return;
+        }
+        self.csv_line(line, trimmed, n, out);
+    }
+
+    /// A whole-output error of nvidia-smi (the driver's message may take two lines).
+    fn error_line(&mut self, trimmed: &str, out: &mut Collector) -> bool {
         if let Some(first) = self.pending_error.take() {
             if trimmed.starts_with("Make sure that the latest NVIDIA driver") {
                 out.error(format!("{first} {trimmed}"));
-                return;
+                return true;
             }
             out.error(first);
         }
-        if let Some(msg) = whole_output_error(trimmed) {
-            if msg.ends_with("NVIDIA driver.") {
-                self.pending_error = Some(msg);
-            } else {
-                out.error(msg);
-            }
-            return;
+        let Some(msg) = whole_output_error(trimmed) else {
+            return false;
+        };
+        if msg.ends_with("NVIDIA driver.") {
+            self.pending_error = Some(msg);
+        } else {
+            out.error(msg);
         }
-        // Query text (-q): owns indented lines until a new log starts.
+        true
+    }
+
+    /// The lines of a `-q` text log (it owns indented lines until a new log starts) or the start of a
+    /// `-q -x` XML document.
+    fn document_line(&mut self, line: &str, trimmed: &str, n: usize, out: &mut Collector) -> bool {
         if trimmed.starts_with("==============NVSMI LOG") {
             self.finish_mode(out);
             out.saw(Format::QueryText);
             out.util_column = true;
             self.mode = Mode::Query(query_text::QueryState::default());
-            return;
+            return true;
         }
         if let Mode::Query(q) = &mut self.mode {
             q.line(line, n, out);
-            return;
+            return true;
         }
         if trimmed.starts_with("<?xml")
             || trimmed.starts_with("<nvidia_smi_log")
@@ -555,17 +638,22 @@ impl LogParser {
             out.saw(Format::QueryXml);
             out.util_column = true;
             let mut st = query_xml::XmlState::new(n);
-            if st.push(line, n, out) {
-                self.mode = Mode::None;
+            self.mode = if st.push(line, n, out) {
+                Mode::None
             } else {
-                self.mode = Mode::Xml(st);
-            }
-            return;
+                Mode::Xml(st)
+            };
+            return true;
         }
-        // Default table: box lines and the date line before it.
+        false
+    }
+
+    /// The default table (its box lines and the date line before it), `dmon` (headers and rows), `pmon`
+    /// and the other outputs that hold no samples.
+    fn table_or_monitor_line(&mut self, trimmed: &str, n: usize, out: &mut Collector) -> bool {
         if let Some(ts) = parse_date_line(trimmed) {
             self.pending_ts = Some(ts);
-            return;
+            return true;
         }
         if trimmed.starts_with('|') || trimmed.starts_with('+') {
             if !matches!(self.mode, Mode::Table(_)) {
@@ -577,40 +665,50 @@ impl LogParser {
             if let Mode::Table(t) = &mut self.mode {
                 t.line(trimmed, n, &mut self.pending_ts, out);
             }
-            return;
+            return true;
         }
-        // dmon / pmon headers.
         if let Some(rest) = trimmed.strip_prefix('#') {
-            let rest = rest.trim();
-            let lower = rest.to_ascii_lowercase();
-            if lower.starts_with("gpu") || lower.starts_with("date") {
-                let cols: Vec<&str> = rest.split_whitespace().collect();
-                if cols.iter().any(|c| c.eq_ignore_ascii_case("pid")) {
-                    out.note("nvidia-smi pmon output (per-process monitor): not a utilisation log of the GPUs");
-                    self.finish_mode(out);
-                    self.mode = Mode::Other;
-                    return;
-                }
-                self.finish_mode(out);
-                out.saw(Format::Dmon);
-                self.mode = Mode::Dmon(dmon::DmonState::new(&cols, out));
-                return;
-            }
-            // Units line of dmon, or a shell prompt in a pasted capture.
-            return;
+            self.monitor_header(rest.trim(), out);
+            return true;
         }
         if let Mode::Dmon(d) = &mut self.mode
             && d.row(trimmed, n, out)
         {
-            return;
+            return true;
         }
         if let Some(note) = other_output(trimmed) {
             out.note(note);
             self.finish_mode(out);
             self.mode = Mode::Other;
+            return true;
+        }
+        false
+    }
+
+    /// A `#` line: the header of `dmon` (or of `pmon`, whose rows are not samples), the units line of
+    /// `dmon`, or a shell prompt in a pasted capture.
+    fn monitor_header(&mut self, rest: &str, out: &mut Collector) {
+        let lower = rest.to_ascii_lowercase();
+        if !lower.starts_with("gpu") && !lower.starts_with("date") {
             return;
         }
-        // CSV: a header (repeated or new), or a header-less row.
+        let cols: Vec<&str> = rest.split_whitespace().collect();
+        if cols.iter().any(|c| c.eq_ignore_ascii_case("pid")) {
+            out.note(
+                "nvidia-smi pmon output (per-process monitor): not a utilisation log of the GPUs",
+            );
+            self.finish_mode(out);
+            self.mode = Mode::Other;
+            return;
+        }
+        self.finish_mode(out);
+        out.saw(Format::Dmon);
+        self.mode = Mode::Dmon(dmon::DmonState::new(&cols, out));
+    }
+
+    /// CSV: a header (repeated or new), a row of the layout before another format interrupted it, a
+    /// header-less row; else the line is named as unreadable (an out-of-memory message is noted).
+    fn csv_line(&mut self, line: &str, trimmed: &str, n: usize, out: &mut Collector) {
         if self.last_csv_header.as_deref() == Some(line) {
             return;
         }
@@ -683,18 +781,26 @@ impl LogParser {
 }
 
 /// Reads a chunk of rows of a known CSV layout on its own (another thread), stopping at the first line that
-/// is not such a row; [`LogParser::absorb`] merges it. Per-GPU sums, histograms and extremes merge exactly.
+/// is not such a row; [`LogParser::absorb`] merges it. The merged answer is the sequential one, bit for
+/// bit: counts, histograms and extremes add up exactly, and the sums and the timeline are added by the
+/// merge in the order of the samples.
 #[derive(Debug)]
 pub struct CsvWorker {
     state: csv::CsvState,
     collector: Collector,
     lines: usize,
+    /// The GPUs and identities the parser's collector held when the worker was made.
+    seed: (usize, usize),
 }
 
 impl CsvWorker {
-    /// Reads whole lines of `text` (each ending in `\n`) until one is not a row of the layout. Returns the
+    /// Reads whole lines of `text` (each ending in `\n`, the last one may lack it at the end of the input)
+    /// until one is not a row of the layout, or is longer than the line reader hands on whole. Returns the
     /// number of bytes consumed: the rest goes to the sequential parser.
     pub fn feed(&mut self, text: &str) -> usize {
+        let text = text
+            .get(..crate::text::lines::whole_lines_prefix(text.as_bytes()))
+            .unwrap_or("");
         let mut pos = 0;
         while pos < text.len() {
             let rest = text.get(pos..).unwrap_or("");
@@ -1029,7 +1135,7 @@ mod tests {
 
     #[test]
     fn histogram_quantiles_match_kgkit_positions() {
-        let mut g = GpuAcc::new(0);
+        let mut g = GpuAcc::new(0, false);
         for u in 0..100 {
             g.add(&Sample {
                 util: Some(f64::from(u)),
@@ -1041,9 +1147,71 @@ mod tests {
         assert_eq!(g.util_mean(), Some(49.5));
     }
 
+    /// One GPU's numbers, floats as bits: index, samples, sums, timeline, step, peak, histogram.
+    type GpuBits = (u32, u64, u64, u64, Vec<u64>, u64, u64, [u64; 101]);
+
+    /// What a collector holds of each GPU.
+    fn bits(c: &Collector) -> Vec<GpuBits> {
+        c.gpus
+            .iter()
+            .map(|g| {
+                (
+                    g.index,
+                    g.samples,
+                    g.util_sum.to_bits(),
+                    g.power_sum.to_bits(),
+                    g.timeline_points().iter().map(|v| v.to_bits()).collect(),
+                    g.timeline_step,
+                    g.mem_peak.unwrap_or_default().to_bits(),
+                    g.hist,
+                )
+            })
+            .collect()
+    }
+
+    /// Rows read by workers and merged give the sums, histogram and timeline of the sequential reader,
+    /// bit for bit (the order of adding floats shows in the last bits).
+    #[test]
+    fn workers_give_the_sequential_sums_bit_for_bit() {
+        let mut text = String::from(
+            "timestamp, index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n",
+        );
+        for i in 0..5000u32 {
+            text.push_str(&format!(
+                "2026/11/30 00:{:02}:{:02}.000, {}, {}.{} %, {} MiB, {}.{:02} W\n",
+                i / 60 % 60,
+                i % 60,
+                i % 3,
+                i * 7 % 101,
+                i % 10,
+                1000 + i % 77,
+                20 + i % 51,
+                i * 13 % 100
+            ));
+        }
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut seq = Collector::default();
+        let mut p = LogParser::new(ParseOptions::default());
+        p.feed_lines(&text, &mut seq);
+        for size in [7, 100, 999] {
+            let mut out = Collector::default();
+            let mut p = LogParser::new(ParseOptions::default());
+            let (head, rest) = lines.split_at(1);
+            p.feed_lines(&head.concat(), &mut out);
+            for chunk in rest.chunks(size) {
+                let mut w = p.csv_worker(&mut out).unwrap();
+                let chunk = chunk.concat();
+                assert_eq!(w.feed(&chunk), chunk.len());
+                assert!(p.absorb(w, &mut out));
+            }
+            assert_eq!(bits(&out), bits(&seq), "chunks of {size} rows");
+            assert_eq!(out.lines, seq.lines);
+        }
+    }
+
     #[test]
     fn timeline_is_bounded() {
-        let mut g = GpuAcc::new(0);
+        let mut g = GpuAcc::new(0, false);
         for i in 0..100_000u32 {
             g.add(&Sample {
                 util: Some(f64::from(i % 101)),

@@ -140,13 +140,91 @@ fn line_col(doc: &str, pos: usize) -> (usize, usize) {
     )
 }
 
+/// One document as read so far: the open elements and the values of each `<gpu>`.
+#[derive(Default)]
+struct Document<'a> {
+    open: Vec<Tag>,
+    ts: Option<&'a str>,
+    gpus: Vec<GpuFields<'a>>,
+}
+
+impl<'a> Document<'a> {
+    /// An element opens: `Err` with the name of a root other than `<nvidia_smi_log>`.
+    fn start(&mut self, e: &quick_xml::events::BytesStart) -> Result<(), String> {
+        let parent = self.open.last().copied();
+        let name = e.name();
+        let power_seen = self.gpus.last().is_some_and(|g| g.power_seen);
+        let tag = tag_of(parent, name.as_ref(), power_seen);
+        if parent.is_none() && tag != Tag::Log {
+            return Err(name.as_ref().to_string());
+        }
+        match tag {
+            Tag::Gpu => self.gpus.push(GpuFields {
+                id: e
+                    .try_get_attribute("id")
+                    .ok()
+                    .flatten()
+                    .map(|a| a.value.into_owned()),
+                ..GpuFields::default()
+            }),
+            Tag::Power => {
+                if let Some(g) = self.gpus.last_mut() {
+                    g.power_seen = true;
+                }
+            }
+            _ => {}
+        }
+        self.open.push(tag);
+        Ok(())
+    }
+
+    /// Text inside the innermost open element: kept when it is a value read (the first one counts).
+    fn text(&mut self, raw: &'a str) {
+        let text = Some(raw.trim()).filter(|t| !t.is_empty());
+        match (self.open.last(), self.gpus.last_mut()) {
+            (Some(Tag::Timestamp), _) => keep_first(&mut self.ts, text),
+            (Some(Tag::ProductName), Some(g)) => keep_first(&mut g.name, text),
+            (Some(Tag::GpuUtil), Some(g)) => keep_first(&mut g.util, text),
+            (Some(Tag::Used), Some(g)) => keep_first(&mut g.mem_used, text),
+            (Some(Tag::Total), Some(g)) => keep_first(&mut g.mem_total, text),
+            (Some(Tag::Draw(i)), Some(g)) => {
+                if let Some(slot) = g.draw.get_mut(*i) {
+                    keep_first(slot, text)
+                }
+            }
+            (Some(Tag::Limit(i)), Some(g)) => {
+                if let Some(slot) = g.limit.get_mut(*i) {
+                    keep_first(slot, text)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The samples of a whole document, one per `<gpu>`.
+    fn samples(&self, out: &mut Collector) {
+        let ts = self.ts.and_then(parse_date_line);
+        for (i, g) in self.gpus.iter().enumerate() {
+            out.add(&Sample {
+                index: Some(i as u32),
+                key: g.id.as_deref(),
+                name: g.name.filter(|t| !is_no_value(t)),
+                ts,
+                util: num(g.util),
+                mem_used: num(g.mem_used),
+                mem_total: num(g.mem_total),
+                power_draw: g.draw.iter().find_map(|t| num(*t)),
+                power_limit: g.limit.iter().find_map(|t| num(*t)),
+            });
+        }
+    }
+}
+
 /// Reads one `-q -x` document; its GPUs are numbered in document order. Nothing is added unless the whole
 /// document is well-formed (a truncated document is one diagnostic, not half a sample).
 pub fn read_document(doc: &str, start_line: usize, out: &mut Collector) {
     let mut reader = quick_xml::Reader::from_str(doc);
-    let mut open: Vec<Tag> = Vec::new();
-    let mut ts: Option<&str> = None;
-    let mut gpus: Vec<GpuFields> = Vec::new();
+    let mut d = Document::default();
     let fail = |out: &mut Collector, pos: u64, what: &dyn std::fmt::Display| {
         let (row, col) = line_col(doc, usize::try_from(pos).unwrap_or(usize::MAX));
         out.diag(
@@ -161,87 +239,34 @@ pub fn read_document(doc: &str, start_line: usize, out: &mut Collector) {
         };
         match event {
             quick_xml::events::Event::Start(e) => {
-                let parent = open.last().copied();
-                let name = e.name();
-                let power_seen = gpus.last().is_some_and(|g| g.power_seen);
-                let tag = tag_of(parent, name.as_ref(), power_seen);
-                if parent.is_none() && tag != Tag::Log {
+                if let Err(root) = d.start(&e) {
                     out.diag(
                         start_line,
-                        format!("XML root is <{}>: expected <nvidia_smi_log>", name.as_ref()),
+                        format!("XML root is <{root}>: expected <nvidia_smi_log>"),
                     );
                     return;
                 }
-                match tag {
-                    Tag::Gpu => gpus.push(GpuFields {
-                        id: e
-                            .try_get_attribute("id")
-                            .ok()
-                            .flatten()
-                            .map(|a| a.value.into_owned()),
-                        ..GpuFields::default()
-                    }),
-                    Tag::Power => {
-                        if let Some(g) = gpus.last_mut() {
-                            g.power_seen = true;
-                        }
-                    }
-                    _ => {}
-                }
-                open.push(tag);
             }
             quick_xml::events::Event::End(_) => {
-                open.pop();
+                d.open.pop();
             }
             quick_xml::events::Event::Text(t) => {
-                let std::borrow::Cow::Borrowed(raw) = t.into_inner() else {
-                    continue;
-                };
-                let text = Some(raw.trim()).filter(|t| !t.is_empty());
-                match (open.last(), gpus.last_mut()) {
-                    (Some(Tag::Timestamp), _) => keep_first(&mut ts, text),
-                    (Some(Tag::ProductName), Some(g)) => keep_first(&mut g.name, text),
-                    (Some(Tag::GpuUtil), Some(g)) => keep_first(&mut g.util, text),
-                    (Some(Tag::Used), Some(g)) => keep_first(&mut g.mem_used, text),
-                    (Some(Tag::Total), Some(g)) => keep_first(&mut g.mem_total, text),
-                    (Some(Tag::Draw(i)), Some(g)) => {
-                        if let Some(slot) = g.draw.get_mut(*i) {
-                            keep_first(slot, text)
-                        }
-                    }
-                    (Some(Tag::Limit(i)), Some(g)) => {
-                        if let Some(slot) = g.limit.get_mut(*i) {
-                            keep_first(slot, text)
-                        }
-                    }
-                    _ => {}
+                if let std::borrow::Cow::Borrowed(raw) = t.into_inner() {
+                    d.text(raw);
                 }
             }
             quick_xml::events::Event::Eof => break,
             _ => {}
         }
     }
-    if !open.is_empty() {
+    if !d.open.is_empty() {
         return fail(
             out,
             doc.len() as u64,
             &"unexpected end of stream: the document is not closed",
         );
     }
-    let ts = ts.and_then(parse_date_line);
-    for (i, g) in gpus.iter().enumerate() {
-        out.add(&Sample {
-            index: Some(i as u32),
-            key: g.id.as_deref(),
-            name: g.name.filter(|t| !is_no_value(t)),
-            ts,
-            util: num(g.util),
-            mem_used: num(g.mem_used),
-            mem_total: num(g.mem_total),
-            power_draw: g.draw.iter().find_map(|t| num(*t)),
-            power_limit: g.limit.iter().find_map(|t| num(*t)),
-        });
-    }
+    d.samples(out);
 }
 
 #[cfg(test)]

@@ -53,10 +53,14 @@ pub struct CheckRequest {
     pub running_cpu: Option<u32>,
     /// Kernels still queued or running (`owner/slug`; a `/version` and the case are ignored).
     pub running_kernels: Vec<String>,
-    /// Accelerator hours that can still be planned this week; wins over the `quota` reading's.
+    /// GPU hours that can still be planned this week (what `kgadvise quota` gives); wins over the
+    /// `quota` reading's GPU figure. A TPU push is never judged on it: see `plannableTpu`.
     pub plannable: Option<f64>,
+    /// TPU hours that can still be planned this week (a separate quota); wins over the `quota`
+    /// reading's TPU figure.
+    pub plannable_tpu: Option<f64>,
     /// A quota reading in any form the quota advisor reads (`kaggle quota` output, the API payload,
-    /// kgkit's cache): its plannable GPU (or TPU) hours are compared with the cap.
+    /// kgkit's cache): its plannable GPU hours (TPU hours for a TPU push) are compared with the cap.
     pub quota: Option<String>,
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the `quota` reading.
     pub runs: Option<String>,
@@ -148,11 +152,23 @@ struct CheckRun<'a> {
     running_tpu: Option<u32>,
     running_cpu: Option<u32>,
     running_kernels: Vec<String>,
-    /// Plannable hours the cap is compared with: GPU (or any accelerator) and TPU.
+    /// Plannable hours the cap is compared with: GPU and TPU (never the one for the other).
     plannable_gpu: Option<f64>,
     plannable_tpu: Option<f64>,
+    /// Where the GPU figure came from, if one was given: a TPU push without a TPU figure says its
+    /// quota is unknown instead of being judged on it.
+    gpu_figure: Option<GpuFigure>,
     timeout_seconds: Option<u64>,
     code_competition: bool,
+}
+
+/// A quota figure given for the GPU only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum GpuFigure {
+    /// `plannable` (GPU hours).
+    Plannable(f64),
+    /// A quota reading with a GPU figure and no TPU one (kgkit's cache holds GPU hours only).
+    Reading,
 }
 
 /// The rules of the check, in the order their findings are listed within a severity.
@@ -176,7 +192,9 @@ const RULES: &[fn(&CheckRun, &mut Findings)] = &[
     push::source_still_running,
     push::concurrency_limit,
     push::quota_below_cap,
+    push::tpu_quota_unknown,
     push::no_cap,
+    push::downloads_weights,
     form::public_kernel,
     push::internet_in_code_competition,
 ];
@@ -218,14 +236,19 @@ impl<'a> CheckRun<'a> {
         now: DateTime<Utc>,
         thresholds: Thresholds,
     ) -> Result<CheckRun<'a>, RequestError> {
-        if let Some(h) = request.plannable
-            && (!h.is_finite() || h < 0.0)
-        {
-            return Err(RequestError::value(
-                "plannable",
-                shortest(h),
-                "expected hours >= 0",
-            ));
+        for (field, hours) in [
+            ("plannable", request.plannable),
+            ("plannableTpu", request.plannable_tpu),
+        ] {
+            if let Some(h) = hours
+                && (!h.is_finite() || h < 0.0)
+            {
+                return Err(RequestError::value(
+                    field,
+                    shortest(h),
+                    "expected hours >= 0",
+                ));
+            }
         }
         let (quota_gpu, quota_tpu) = quota_plannable(request, now, &thresholds)?;
         let meta = metadata::read_metadata(&request.metadata, &thresholds)?;
@@ -262,7 +285,12 @@ impl<'a> CheckRun<'a> {
                 .filter(|s| !s.is_empty())
                 .collect(),
             plannable_gpu: request.plannable.or(quota_gpu),
-            plannable_tpu: request.plannable.or(quota_tpu),
+            plannable_tpu: request.plannable_tpu.or(quota_tpu),
+            gpu_figure: match (request.plannable, quota_gpu) {
+                (Some(h), _) => Some(GpuFigure::Plannable(h)),
+                (None, Some(_)) => Some(GpuFigure::Reading),
+                (None, None) => None,
+            },
             timeout_seconds: request.timeout_seconds,
             code_competition: request.code_competition,
         })

@@ -1,7 +1,9 @@
 //! The push itself: its code file, what is still running, its quota and cap, the internet of a code
-//! competition (KM016-KM021, KM023, KM024, KM027).
+//! competition, weights downloaded at run time (KM016-KM021, KM023, KM024, KM027-KM029).
 
-use super::{Accelerator, CheckRun, CodeFile};
+use super::{Accelerator, CheckRun, CodeFile, GpuFigure};
+use crate::kernel::code;
+use crate::rulebook::finding::{Finding, Severity};
 use crate::rulebook::ids::{FactId, fact, rule};
 use crate::rulebook::report::Findings;
 use crate::rulebook::rulebook;
@@ -176,6 +178,26 @@ pub(super) fn quota_below_cap(run: &CheckRun, out: &mut Findings) {
     );
 }
 
+/// KM028: a TPU push with quota hours given for the GPU only: its cap is not judged on them.
+pub(super) fn tpu_quota_unknown(run: &CheckRun, out: &mut Findings) {
+    if run.accelerator != Accelerator::Tpu || run.plannable_tpu.is_some() {
+        return;
+    }
+    let Some(figure) = run.gpu_figure else { return };
+    out.uses(fact::QUOTA_TPU_WEEKLY_HOURS);
+    let given = match figure {
+        GpuFigure::Plannable(h) => format!("plannable {} h is GPU hours", fixed(h, 2)),
+        GpuFigure::Reading => "the quota reading has GPU hours and no TPU row".to_string(),
+    };
+    out.add(
+        rule::KM028,
+        format!(
+            "a TPU push; {given}: the TPU quota ({} h a week) is separate, so the cap is not checked against it",
+            shortest(fact_value(fact::QUOTA_TPU_WEEKLY_HOURS))
+        ),
+    );
+}
+
 /// KM021: an accelerator push without a `-t` cap.
 pub(super) fn no_cap(run: &CheckRun, out: &mut Findings) {
     let Some((session_id, session_h)) = session_limit(run) else {
@@ -209,4 +231,37 @@ pub(super) fn internet_in_code_competition(run: &CheckRun, out: &mut Findings) {
         }
     };
     out.add(rule::KM023, ev);
+}
+
+/// How many downloading lines a finding quotes.
+const DOWNLOADS_NAMED: usize = 3;
+
+/// KM029: the code downloads weights (or another kernel's output) at run time; a warning when internet
+/// is off, where the download fails.
+pub(super) fn downloads_weights(run: &CheckRun, out: &mut Findings) {
+    let CodeFile::Present { text, .. } = run.code else {
+        return;
+    };
+    let found = code::downloads(text);
+    if found.is_empty() {
+        return;
+    }
+    let mut ev = found
+        .iter()
+        .take(DOWNLOADS_NAMED)
+        .map(|d| format!("{}: {}", d.part, d.line))
+        .collect::<Vec<_>>()
+        .join("; ");
+    if found.len() > DOWNLOADS_NAMED {
+        ev.push_str(&format!(" (and {} more)", found.len() - DOWNLOADS_NAMED));
+    }
+    if run.meta.enable_internet == Some(false) {
+        out.push(
+            Finding::from_rule(rule::KM029, format!("{ev}; enable_internet is false"))
+                .with_severity(Severity::Warning)
+                .with_title("The code downloads weights, but internet is off: the download fails"),
+        );
+    } else {
+        out.add(rule::KM029, ev);
+    }
 }

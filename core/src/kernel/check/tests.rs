@@ -186,6 +186,120 @@ fn a_quota_reading_gives_the_plannable_hours_and_plannable_wins() {
 }
 
 #[test]
+fn a_tpu_push_is_judged_on_tpu_hours_or_says_they_are_unknown() {
+    let tpu = GOOD
+        .replace(
+            "\"enable_gpu\": true",
+            "\"enable_gpu\": false, \"enable_tpu\": true",
+        )
+        .replace("NvidiaTeslaT4", "TpuV5E8");
+    // KM014 (no torch_xla image) fires on every TPU push here: only the quota's findings are looked at.
+    let quota_rules = |r: &CheckReport| -> Vec<String> {
+        rules_of(r)
+            .into_iter()
+            .filter(|id| *id != "KM014")
+            .map(str::to_string)
+            .collect()
+    };
+    let push = |extra: CheckRequest| CheckRequest {
+        timeout_seconds: Some(8 * 3600),
+        ..extra
+    };
+    // GPU hours only (plannable, or kgkit's cache without a TPU figure): not judged on them, but said.
+    let gpu_only = run(&push(CheckRequest {
+        plannable: Some(1.0),
+        ..request(&tpu, None)
+    }));
+    assert_eq!(
+        quota_rules(&gpu_only),
+        vec!["KM028"],
+        "{:?}",
+        gpu_only.findings
+    );
+    assert!(
+        gpu_only.findings[1]
+            .evidence
+            .contains("plannable 1.00 h is GPU hours")
+    );
+    let cache = "{\"used_h\": 29.5, \"remaining_h\": 0.5, \"total_h\": 30.0, \"refresh_at\": \"2026-12-05T00:00:00Z\"}";
+    let cached = run(&push(CheckRequest {
+        quota: Some(cache.into()),
+        ..request(&tpu, None)
+    }));
+    assert_eq!(quota_rules(&cached), vec!["KM028"], "{:?}", cached.findings);
+    // The TPU figure decides, whatever the GPU one says.
+    let low_tpu = "resource,used,remaining,total,refreshAt\nGPU,0.00h,30.00h,30.00h,2026-12-05T00:00:00\nTPU,19.00h,1.00h,20.00h,2026-12-05T00:00:00\n";
+    let r = run(&push(CheckRequest {
+        quota: Some(low_tpu.into()),
+        ..request(&tpu, None)
+    }));
+    assert_eq!(quota_rules(&r), vec!["KM020"], "{:?}", r.findings);
+    assert!(
+        r.findings[0]
+            .evidence
+            .contains("plannable TPU quota 1.00 h")
+    );
+    let r = run(&push(CheckRequest {
+        plannable: Some(1.0),
+        plannable_tpu: Some(12.0),
+        ..request(&tpu, None)
+    }));
+    assert!(quota_rules(&r).is_empty(), "{:?}", r.findings);
+    // No quota given at all: nothing to judge, as for a GPU push.
+    assert!(quota_rules(&run(&push(request(&tpu, None)))).is_empty());
+    // A GPU push is never judged on TPU hours.
+    let r = run(&CheckRequest {
+        plannable_tpu: Some(0.5),
+        timeout_seconds: Some(3600),
+        ..request(GOOD, None)
+    });
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(
+        check(
+            &CheckRequest {
+                plannable_tpu: Some(f64::NAN),
+                ..request(&tpu, None)
+            },
+            clock()
+        )
+        .unwrap_err()
+        .field,
+        "plannableTpu"
+    );
+}
+
+#[test]
+fn weights_downloaded_at_run_time_are_said_louder_with_internet_off() {
+    let code = "from huggingface_hub import hf_hub_download\np = hf_hub_download(\"me/effb0\", \"model.safetensors\")\n";
+    let r = run(&CheckRequest {
+        timeout_seconds: Some(3600),
+        ..request(GOOD, Some(code))
+    });
+    assert_eq!(rules_of(&r), vec!["KM029"]);
+    assert_eq!(r.findings[0].severity, crate::Severity::Warning);
+    assert!(
+        r.findings[0]
+            .evidence
+            .starts_with("line 2: p = hf_hub_download(")
+    );
+    let online = GOOD.replace("\"enable_internet\": false", "\"enable_internet\": true");
+    let r = run(&CheckRequest {
+        timeout_seconds: Some(3600),
+        ..request(&online, Some(code))
+    });
+    assert_eq!(r.findings[0].severity, crate::Severity::Info);
+    let chained = "import torch\nm = torch.load(\"/kaggle/input/effb0-train/model.pt\")\n";
+    assert!(
+        run(&CheckRequest {
+            timeout_seconds: Some(3600),
+            ..request(GOOD, Some(chained))
+        })
+        .findings
+        .is_empty()
+    );
+}
+
+#[test]
 fn bad_requests_name_their_field() {
     let field = |r: CheckRequest| check(&r, clock()).unwrap_err().field;
     assert_eq!(

@@ -1,10 +1,17 @@
 //! After a run (spec §11): `kgadvise collect kg_run.json` reads kgkit's run report (formats.md §10) and says
-//! what to fix: second T4 idle, input-bound, too short, deadline hit, stopped by the cap, pruned, fold failed,
-//! runner did not finish (KR001-KR009 in `rules/run_report.toml`, one function each in `rules.rs`); and
-//! the measured cost per fold.
+//! what to fix: second T4 idle, every GPU idle, input-bound, too short, deadline hit, stopped by the cap,
+//! pruned, fold failed, runner did not finish, out of disk (KR001-KR010, KR014 in `rules/run_report.toml`,
+//! one function each in `rules.rs`); and the measured cost per fold. A kernel without kgkit's runner is
+//! collected from what Kaggle gives for any kernel, its `kaggle kernels status` text and its log
+//! (`session.rs`): the status is the outcome, the log's times are the session's hours, a log that ends at
+//! the cap was stopped by it (KR005, KR011-KR014 in `session_rules.rs`).
 
 mod read;
 mod rules;
+mod session;
+mod session_rules;
+
+pub use session::{KernelOutcome, SessionSummary};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -24,14 +31,28 @@ const DEFAULT_INPUT: &str = "kg_run.json";
 /// What a report that cannot be read was expected to be.
 const EXPECTED: &str = "kgkit's kg_run.json";
 
-/// `kgadvise collect`: what a finished kgkit run says to fix, and its measured cost per fold.
+/// `kgadvise collect`: what a finished run says to fix, and its measured cost. Give kgkit's `report`,
+/// or for any kernel of your own its `status` and/or `log` (and the push's `timeoutSeconds`); both
+/// kinds may be given together.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CollectRequest {
     /// kgkit's run report, the kg_run.json text (jobs, fold_status, gpu_util, elapsed_s, budget_h,
-    /// deadline_hit).
+    /// deadline_hit). Empty for a kernel without one: give `status` and/or `log` instead.
     pub report: String,
-    /// What the answer calls the report (a file name, as given); default `kg_run.json`.
+    /// The output of `kaggle kernels status <owner>/<slug>` (`<owner>/<slug> has status
+    /// "KernelWorkerStatus.COMPLETE"`, or the old CLI's `"complete"`, `"error"`, `"cancelAcknowledged"`;
+    /// a `Failure message:` line is read too): the run's outcome.
+    pub status: Option<String>,
+    /// The kernel's log: the `<slug>.log` that `kaggle kernels output <owner>/<slug>` writes (JSON records
+    /// of `stream_name`, `time` in seconds since the session started, and `data`), or plain text. Its
+    /// times give the session's hours; its last lines are quoted when the run failed or was stopped.
+    pub log: Option<String>,
+    /// The `-t` cap the kernel was pushed with, in whole seconds: a log that ends at about the cap was
+    /// stopped by it.
+    pub timeout_seconds: Option<u64>,
+    /// What the answer calls the report (a file name, as given); default `kg_run.json`, or for a kernel
+    /// without one the kernel its status names (`owner/slug`).
     pub input: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     pub now: Option<String>,
@@ -104,6 +125,9 @@ pub struct CollectReport {
     pub cost_per_fold_hours: Option<f64>,
     /// Quota hours one fold costs: the cost per fold divided by the busy GPUs (0 for a CPU run).
     pub quota_hours_per_fold: Option<f64>,
+    /// A kernel collected from its `kaggle kernels status` text and its log: its outcome, its hours, the
+    /// end of its log; null when neither was given.
+    pub session: Option<SessionSummary>,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
 }
@@ -123,8 +147,9 @@ pub fn report_text(bytes: &[u8]) -> Result<String, RequestError> {
 /// The run as read, and what follows from it: what every run-report rule reads.
 struct RunContext<'a> {
     root: &'a Map<String, Value>,
-    /// The `jobs` items as written (their `errors` hold the log tails of failed folds).
-    raw_jobs: &'a [Value],
+    /// The `jobs` items that are objects, as written, one per item of `jobs` (their `errors` hold the
+    /// log tails of failed folds); items that are not objects are skipped in both.
+    job_objects: Vec<&'a Map<String, Value>>,
     jobs: Vec<JobSummary>,
     accelerator: Option<String>,
     gpus: usize,
@@ -149,10 +174,22 @@ const RULES: &[fn(&RunContext, &mut Findings)] = &[
     rules::deadline,
     rules::pruned,
     rules::failed_folds,
+    rules::disk_full,
     rules::too_short,
+    rules::every_gpu_idle,
     rules::second_gpu_idle,
     rules::input_bound,
     rules::cost_unmeasured,
+];
+
+/// The rules of a kernel collected from its status and log, after the run report's (when both are
+/// given, a finding the report already gave is not repeated).
+const SESSION_RULES: &[fn(&session::Session, &Thresholds, &mut Findings)] = &[
+    session_rules::kernel_error,
+    session_rules::stopped_by_cap,
+    session_rules::disk_full,
+    session_rules::not_finished,
+    session_rules::hours_unknown,
 ];
 
 /// The JSON object of the report text; errors name the `report` field and what was expected.
@@ -194,18 +231,20 @@ impl<'a> RunContext<'a> {
             .get("jobs")
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
-        let jobs: Vec<JobSummary> = raw_jobs
+        // Each job summary is built from the object it sits beside, so a job that is not an object
+        // (a number, a string) shifts neither the names nor the `errors` of the jobs after it.
+        let (job_objects, jobs): (Vec<&Map<String, Value>>, Vec<JobSummary>) = raw_jobs
             .iter()
             .enumerate()
-            .filter_map(|(i, j)| j.as_object().map(|m| read::job_summary(m, i)))
-            .collect();
+            .filter_map(|(i, j)| j.as_object().map(|m| (m, read::job_summary(m, i))))
+            .unzip();
         let accelerator = read::text(root.get("accelerator"));
         let gpus = match root.get("gpus") {
             Some(Value::Array(a)) => a.len(),
             Some(v) => read::num(Some(v)).map(|x| x.max(0.0) as usize).unwrap_or(0),
             None => 0,
         };
-        let busy_pct = thresholds.get(threshold::RUN_REPORT_BUSY_UTIL_PCT);
+        let busy_pct = thresholds.get(threshold::VERDICT_BUSY_UTIL_PCT);
         let gpu_util = read::gpu_utils(root.get("gpu_util"), busy_pct);
         let tpu = accelerator
             .as_deref()
@@ -222,7 +261,7 @@ impl<'a> RunContext<'a> {
             .collect();
         RunContext {
             root,
-            raw_jobs,
+            job_objects,
             busy_gpus: gpu_util.iter().filter(|g| g.busy).count(),
             cpu: !tpu && no_accel && gpus == 0 && gpu_util.is_empty(),
             cost_per_fold: (!done.is_empty())
@@ -275,27 +314,66 @@ impl<'a> RunContext<'a> {
     }
 }
 
-/// `kgadvise collect`: reads kgkit's `kg_run.json` and diagnoses the run. A report that cannot be read
-/// is an error naming the `report` field (its line, when it is a JSON syntax error).
+/// `kgadvise collect`: reads kgkit's `kg_run.json`, or a kernel's status and log, and diagnoses the run.
+/// Input that cannot be read is an error naming its field (`report`, `status`, `log`; the line of a
+/// JSON syntax error).
 pub fn collect(
     request: &CollectRequest,
     clock: DateTime<Utc>,
 ) -> Result<CollectReport, RequestError> {
     let now = now_of(request.now.as_deref(), clock)?;
     let thresholds = request.set.thresholds()?;
-    let root = root_of(&request.report)?;
-    let run = RunContext::of(&root, &thresholds);
+    if request.timeout_seconds == Some(0) {
+        return Err(RequestError::value(
+            "timeoutSeconds",
+            "0",
+            "expected the push's -t cap in whole seconds > 0",
+        ));
+    }
+    let kernel_given = request.status.is_some() || request.log.is_some();
+    // Without a status or a log the report is required: an empty one is refused as such.
+    let root = if kernel_given && request.report.trim().is_empty() {
+        None
+    } else {
+        Some(root_of(&request.report)?)
+    };
+    let session = if kernel_given {
+        let tail_lines = thresholds
+            .get(threshold::RUN_REPORT_LOG_TAIL_LINES)
+            .max(1.0) as usize;
+        Some(session::read_session(
+            request.status.as_deref(),
+            request.log.as_deref(),
+            request.timeout_seconds,
+            tail_lines,
+        )?)
+    } else {
+        None
+    };
+    let no_report = Map::new();
+    let report_given = root.is_some();
+    let root = root.as_ref().unwrap_or(&no_report);
+    let run = RunContext::of(root, &thresholds);
     let mut out = Findings::new();
-    for rule in RULES {
-        rule(&run, &mut out);
+    if report_given {
+        for rule in RULES {
+            rule(&run, &mut out);
+        }
+    }
+    if let Some(session) = &session {
+        for rule in SESSION_RULES {
+            rule(session, &thresholds, &mut out);
+        }
     }
     let closed = out.finish(now.date_naive(), &thresholds);
+    let kernel = session.as_ref().and_then(|s| s.summary.kernel.clone());
     Ok(CollectReport {
         schema: COLLECT_SCHEMA,
-        input: request
-            .input
-            .clone()
-            .unwrap_or_else(|| DEFAULT_INPUT.to_string()),
+        input: request.input.clone().unwrap_or_else(|| match kernel {
+            Some(kernel) if !report_given => kernel,
+            None if !report_given => "kernel log".to_string(),
+            _ => DEFAULT_INPUT.to_string(),
+        }),
         build_id: read::text(root.get("build_id")),
         started_utc: read::text(root.get("started_utc")),
         folds_total: run.folds().count(),
@@ -310,6 +388,7 @@ pub fn collect(
         jobs: run.jobs,
         gpu_util: run.gpu_util,
         busy_gpus: run.busy_gpus,
+        session: session.map(|s| s.summary),
         rules: closed.rules,
         findings: closed.findings,
     })

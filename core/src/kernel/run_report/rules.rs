@@ -1,21 +1,22 @@
-//! The run-report rules (KR001-KR009), one function each over the run as read.
+//! The run-report rules (KR001-KR010, KR014), one function each over the run as read.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{FoldOutcome, GpuUtil, RunContext, read};
+use super::{FoldOutcome, GpuUtil, RunContext, read, session};
 use crate::rulebook::finding::Finding;
-use crate::rulebook::ids::{rule, threshold};
+use crate::rulebook::ids::{fact, rule, threshold};
 use crate::rulebook::report::Findings;
+use crate::rulebook::rulebook;
 use crate::text::number::{fixed, shortest};
 
-fn h(x: f64) -> String {
+pub(super) fn h(x: f64) -> String {
     format!("{} h", fixed(x, 2))
 }
 
 /// The last `lines` non-blank lines of a log, on one line.
-fn tail(log: &str, lines: usize) -> String {
+pub(super) fn tail(log: &str, lines: usize) -> String {
     let all: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
     let start = all.len().saturating_sub(lines);
     all.get(start..).unwrap_or_default().join(" | ")
@@ -114,8 +115,9 @@ pub(super) fn runner_unfinished(run: &RunContext, out: &mut Findings) {
 pub(super) fn deadline(run: &RunContext, out: &mut Findings) {
     let timed_out = run.list(FoldOutcome::Timeout);
     let never = run.list(FoldOutcome::NeverStarted);
-    let unfinished = !timed_out.is_empty() || (!never.is_empty() && run.finished());
-    if !run.deadline_hit && !unfinished {
+    // A fold that never started was left by the deadline as much as one that timed out, whether or not
+    // the runner lived to write its final report (KR008 says when it did not).
+    if !run.deadline_hit && timed_out.is_empty() && never.is_empty() {
         return;
     }
     let mut parts = Vec::new();
@@ -126,7 +128,15 @@ pub(super) fn deadline(run: &RunContext, out: &mut Findings) {
         parts.push(format!("timed out or killed: {}", timed_out.join(", ")));
     }
     if !never.is_empty() {
-        parts.push(format!("never started: {}", never.join(", ")));
+        parts.push(format!(
+            "never started: {}{}",
+            never.join(", "),
+            if run.finished() {
+                ""
+            } else {
+                ", left when the session ended"
+            }
+        ));
     }
     let resume = read::text(run.root.get("build_id"))
         .and_then(|b| b.split('@').next().map(str::to_string))
@@ -164,7 +174,7 @@ pub(super) fn failed_folds(run: &RunContext, out: &mut Findings) {
         .thresholds
         .get(threshold::RUN_REPORT_LOG_TAIL_LINES)
         .max(1.0) as usize;
-    for (job, raw) in run.jobs.iter().zip(run.raw_jobs.iter()) {
+    for (job, raw) in run.jobs.iter().zip(&run.job_objects) {
         let errors = raw.get("errors").and_then(Value::as_object);
         for f in job
             .folds
@@ -190,9 +200,36 @@ pub(super) fn failed_folds(run: &RunContext, out: &mut Findings) {
     }
 }
 
+/// KR014: a failed fold's log says the disk is full.
+pub(super) fn disk_full(run: &RunContext, out: &mut Findings) {
+    for (job, raw) in run.jobs.iter().zip(&run.job_objects) {
+        let errors = raw.get("errors").and_then(Value::as_object);
+        for f in &job.folds {
+            let Some(line) = error_log(errors, &f.fold)
+                .as_deref()
+                .and_then(session::disk_full_line)
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            out.uses(fact::KAGGLE_WORKING_GB);
+            out.add(
+                rule::KR014,
+                format!(
+                    "{} fold {}: \"{line}\" (a session saves about {} GB of /kaggle/working)",
+                    job.name,
+                    f.fold,
+                    shortest(rulebook().fact_value(fact::KAGGLE_WORKING_GB))
+                ),
+            );
+            return;
+        }
+    }
+}
+
 /// The run was shorter than the too-short limit.
 fn is_too_short(run: &RunContext) -> bool {
-    let minutes = run.thresholds.get(threshold::RUN_REPORT_TOO_SHORT_MINUTES);
+    let minutes = run.thresholds.get(threshold::VERDICT_TOO_SHORT_MIN);
     run.elapsed_s.is_some_and(|e| e < minutes * 60.0)
 }
 
@@ -201,8 +238,8 @@ pub(super) fn too_short(run: &RunContext, out: &mut Findings) {
     if !is_too_short(run) {
         return;
     }
-    let minutes = run.thresholds.get(threshold::RUN_REPORT_TOO_SHORT_MINUTES);
-    out.uses(threshold::RUN_REPORT_TOO_SHORT_MINUTES);
+    let minutes = run.thresholds.get(threshold::VERDICT_TOO_SHORT_MIN);
+    out.uses(threshold::VERDICT_TOO_SHORT_MIN);
     out.add(
         rule::KR003,
         format!(
@@ -213,40 +250,76 @@ pub(super) fn too_short(run: &RunContext, out: &mut Findings) {
     );
 }
 
+/// KR010: every sampled GPU at or below the busy level (a run long enough to judge).
+pub(super) fn every_gpu_idle(run: &RunContext, out: &mut Findings) {
+    let gpus = &run.gpu_util;
+    let sampled = gpus.iter().filter(|g| g.util_mean.is_some()).count();
+    // Every GPU read: one without a mean might have been the busy one.
+    if sampled == 0 || sampled < gpus.len() || run.busy_gpus > 0 || is_too_short(run) {
+        return;
+    }
+    out.uses(threshold::VERDICT_BUSY_UTIL_PCT);
+    out.uses(threshold::VERDICT_TOO_SHORT_MIN);
+    let over = run
+        .elapsed_s
+        .map(|e| format!(" over {}", h(e / 3600.0)))
+        .unwrap_or_default();
+    out.add(
+        rule::KR010,
+        format!(
+            "{} (busy means mean util > {} %){over}: the session was charged for GPUs that did no work",
+            gpus.iter().map(describe).collect::<Vec<_>>().join(", "),
+            shortest(run.thresholds.get(threshold::VERDICT_BUSY_UTIL_PCT))
+        ),
+    );
+}
+
 /// KR001: some GPUs busy, others idle.
 pub(super) fn second_gpu_idle(run: &RunContext, out: &mut Findings) {
     let gpus = &run.gpu_util;
     if gpus.len() < 2 || run.busy_gpus == 0 || run.busy_gpus >= gpus.len() {
         return;
     }
-    out.uses(threshold::RUN_REPORT_BUSY_UTIL_PCT);
+    out.uses(threshold::VERDICT_BUSY_UTIL_PCT);
     out.add(
         rule::KR001,
         format!(
             "{} (busy means mean util > {} %)",
             gpus.iter().map(describe).collect::<Vec<_>>().join(", "),
-            shortest(run.thresholds.get(threshold::RUN_REPORT_BUSY_UTIL_PCT))
+            shortest(run.thresholds.get(threshold::VERDICT_BUSY_UTIL_PCT))
         ),
     );
 }
 
-/// KR002: the busy GPUs' mean utilisation below the input-bound limit.
+/// KR002: the slowest busy GPU's mean utilisation below the input-bound limit (as diagnose's KV005:
+/// one starved GPU is not averaged away by a busy one).
 pub(super) fn input_bound(run: &RunContext, out: &mut Findings) {
     if run.busy_gpus == 0 || is_too_short(run) {
         return;
     }
-    let limit = run
-        .thresholds
-        .get(threshold::RUN_REPORT_INPUT_BOUND_UTIL_PCT);
+    let limit = run.thresholds.get(threshold::VERDICT_INPUT_BOUND_UTIL_PCT);
     let busy: Vec<&GpuUtil> = run.gpu_util.iter().filter(|g| g.busy).collect();
-    let mean = busy.iter().filter_map(|g| g.util_mean).sum::<f64>() / busy.len() as f64;
-    out.uses(threshold::RUN_REPORT_INPUT_BOUND_UTIL_PCT);
-    if mean < limit {
+    let Some(slowest) = busy
+        .iter()
+        .filter(|g| g.util_mean.is_some())
+        .min_by(|a, b| {
+            a.util_mean
+                .partial_cmp(&b.util_mean)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    else {
+        return;
+    };
+    out.uses(threshold::VERDICT_INPUT_BOUND_UTIL_PCT);
+    out.uses(threshold::VERDICT_BUSY_UTIL_PCT);
+    let util = slowest.util_mean.unwrap_or_default();
+    if util < limit {
         out.add(
             rule::KR002,
             format!(
-                "busy GPUs' mean utilisation {} % < {} % ({})",
-                fixed(mean, 1),
+                "slowest busy GPU {} at {} % mean utilisation < {} % (busy GPUs: {})",
+                slowest.index,
+                fixed(util, 1),
                 shortest(limit),
                 busy.iter()
                     .map(|g| describe(g))

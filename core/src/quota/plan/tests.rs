@@ -25,7 +25,7 @@ fn plan_of(
     let now = at(now);
     let reading = reading_from_numbers(Some((remaining, Some(at(refresh)))), None);
     let q = quota_state(&reading, None, Observed::Now, now, &t());
-    plan(q, deadline(dl), fold, None, now, &t()).unwrap()
+    plan_on(q, deadline(dl), fold, None, now, &t()).unwrap()
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn fold_costs() {
         let now = at("2026-12-01T08:00:00Z");
         let reading = reading_from_numbers(Some((11.0, Some(at("2026-12-05T00:00:00Z")))), None);
         let q = quota_state(&reading, None, Observed::Now, now, &t());
-        let p = plan(
+        let p = plan_on(
             q,
             deadline("2026-12-17"),
             Some(FoldCost { hours: c, folds: k }),
@@ -375,7 +375,7 @@ fn tpu_budget_when_present() {
         Some((7.5, Some(at("2026-12-05T00:00:00Z")))),
     );
     let q = quota_state(&reading, None, Observed::Now, now, &t());
-    let p = plan(q, deadline("2026-12-17"), None, None, now, &t()).unwrap();
+    let p = plan_on(q, deadline("2026-12-17"), None, None, now, &t()).unwrap();
     let tb = p.tpu_budget.unwrap();
     assert_eq!(
         (
@@ -394,8 +394,9 @@ fn no_gpu_figure_is_an_error() {
     let now = at("2026-12-01T08:00:00Z");
     let reading = crate::quota::read_quota("No quota information available").unwrap();
     let q = quota_state(&reading, None, Observed::Now, now, &t());
-    let e = plan(q, deadline("2026-12-17"), None, None, now, &t()).unwrap_err();
-    assert!(e.contains("--gpu-remaining"), "{e}");
+    let e = plan_on(q, deadline("2026-12-17"), None, None, now, &t()).unwrap_err();
+    assert_eq!(e.field, "quota");
+    assert!(e.message.contains("no GPU figure"), "{e}");
 }
 
 #[test]
@@ -449,8 +450,8 @@ proptest! {
         let q = quota_state(&reading, None, Observed::Now, now, &t());
         let d1 = now + Duration::minutes(dl_min);
         let d2 = d1 + Duration::minutes(later_min);
-        let p1 = plan(q.clone(), d1, None, None, now, &t()).unwrap();
-        let p2 = plan(q, d2, None, None, now, &t()).unwrap();
+        let p1 = plan_on(q.clone(), d1, None, None, now, &t()).unwrap();
+        let p2 = plan_on(q, d2, None, None, now, &t()).unwrap();
         prop_assert!(p2.total_hours + 1e-9 >= p1.total_hours, "{} > {}", p1.total_hours, p2.total_hours);
         prop_assert!(p2.resets_before_deadline >= p1.resets_before_deadline);
         for p in [&p1, &p2] {
@@ -471,7 +472,7 @@ proptest! {
         let now = at("2026-12-01T08:00:00Z");
         let reading = reading_from_numbers(Some((remaining, Some(at("2026-12-05T00:00:00Z")))), None);
         let q = quota_state(&reading, None, Observed::Now, now, &t());
-        let p = plan(q, now + Duration::days(days), Some(FoldCost { hours: c, folds: k }), Some(s), now, &t()).unwrap();
+        let p = plan_on(q, now + Duration::days(days), Some(FoldCost { hours: c, folds: k }), Some(s), now, &t()).unwrap();
         let fp = p.fold_plan.unwrap();
         let spent = f64::from(fp.cycles) * fp.cycle_hours;
         prop_assert!(spent <= p.exploration_hours + 0.05 * f64::from(fp.cycles.max(1)));
@@ -493,4 +494,289 @@ fn fold_findings_only_with_a_fold_cost() {
         assert!(!rules.contains(&id), "{id}: {rules:?}");
     }
     assert!(p.cycles.is_none() && p.last_safe_start.is_none());
+}
+
+fn request(deadline: &str, gpu: f64) -> PlanRequest {
+    PlanRequest {
+        deadline: Some(deadline.to_string()),
+        gpu_remaining: Some(gpu),
+        refresh_at: Some("2026-12-05T00:00:00".to_string()),
+        ..PlanRequest::default()
+    }
+}
+
+const TABLE: &str = "resource  used   remaining  total   refreshAt\n\
+GPU       19.00h  11.00h     30.00h  2026-12-05T00:00:00\n\
+TPU       0.00h   20.00h     20.00h  2026-12-05T00:00:00\n";
+
+#[test]
+fn a_bad_request_names_its_field() {
+    let now = at("2026-12-01T08:00:00Z");
+    let base = request("2026-12-17", 11.0);
+    let error = |r: PlanRequest| plan(&r, now).unwrap_err();
+    let field = |r: PlanRequest| error(r).field;
+    let cases: Vec<(PlanRequest, &str)> = vec![
+        (
+            PlanRequest {
+                deadline: None,
+                ..base.clone()
+            },
+            "deadline",
+        ),
+        (
+            PlanRequest {
+                deadline: Some("17/12/2026".into()),
+                ..base.clone()
+            },
+            "deadline",
+        ),
+        (
+            PlanRequest {
+                gpu_remaining: None,
+                ..base.clone()
+            },
+            "gpuRemaining",
+        ),
+        (
+            PlanRequest {
+                gpu_remaining: Some(-3.0),
+                ..base.clone()
+            },
+            "gpuRemaining",
+        ),
+        (
+            PlanRequest {
+                gpu_remaining: Some(200.0),
+                ..base.clone()
+            },
+            "gpuRemaining",
+        ),
+        (
+            PlanRequest {
+                quota: Some(TABLE.into()),
+                ..base.clone()
+            },
+            "gpuRemaining",
+        ),
+        (
+            PlanRequest {
+                tpu_remaining: Some(-1.0),
+                ..base.clone()
+            },
+            "tpuRemaining",
+        ),
+        (
+            PlanRequest {
+                reserved: Some(f64::NAN),
+                ..base.clone()
+            },
+            "reserved",
+        ),
+        (
+            PlanRequest {
+                refresh_at: Some("soon".into()),
+                ..base.clone()
+            },
+            "refreshAt",
+        ),
+        (
+            PlanRequest {
+                fold_hours: Some(0.0),
+                folds: Some(5),
+                ..base.clone()
+            },
+            "foldHours",
+        ),
+        (
+            PlanRequest {
+                fold_hours: Some(1.5),
+                folds: Some(0),
+                ..base.clone()
+            },
+            "folds",
+        ),
+        (
+            PlanRequest {
+                folds: Some(5),
+                ..base.clone()
+            },
+            "foldHours",
+        ),
+        (
+            PlanRequest {
+                fold_hours: Some(1.5),
+                ..base.clone()
+            },
+            "folds",
+        ),
+        (
+            PlanRequest {
+                weekly_hours: Some(0.0),
+                ..base.clone()
+            },
+            "weeklyHours",
+        ),
+        (
+            PlanRequest {
+                weekly_hours: Some(500.0),
+                ..base.clone()
+            },
+            "weeklyHours",
+        ),
+        (
+            PlanRequest {
+                now: Some("soon".into()),
+                ..base.clone()
+            },
+            "now",
+        ),
+        (
+            PlanRequest {
+                set: crate::request::Overrides(vec!["nope=1".into()]),
+                ..base.clone()
+            },
+            "set",
+        ),
+    ];
+    for (r, expected) in cases {
+        assert_eq!(field(r.clone()), expected, "{r:?}");
+    }
+    assert!(
+        error(PlanRequest {
+            folds: Some(5),
+            ..base.clone()
+        })
+        .message
+        .contains("go together")
+    );
+    // The quota's own errors name the line of the text.
+    let quota = |text: &str| PlanRequest {
+        gpu_remaining: None,
+        quota: Some(text.to_string()),
+        ..base.clone()
+    };
+    let e = error(quota("what is this"));
+    assert_eq!((e.field.as_str(), e.line), ("quota", Some(1)));
+    let e = error(quota("No quota information available"));
+    assert_eq!(e.field, "quota");
+    assert!(e.message.contains("no GPU figure"), "{e}");
+}
+
+#[test]
+fn the_figures_given_change_the_quota() {
+    let now = at("2026-12-01T08:00:00Z");
+    // Reserved hours and a floating weekly quota (the CLI's --reserved 4 --weekly-hours 45).
+    let p = plan(
+        &PlanRequest {
+            reserved: Some(4.0),
+            weekly_hours: Some(45.0),
+            ..request("2026-12-17", 11.0)
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(
+        (p.plannable_now, p.weekly_hours, p.total_hours),
+        (7.0, 45.0, 97.0)
+    );
+    // A pasted table: the TPU remaining hours and the reset given replace the table's.
+    let p = plan(
+        &PlanRequest {
+            gpu_remaining: None,
+            quota: Some(TABLE.into()),
+            tpu_remaining: Some(5.0),
+            refresh_at: Some("2026-12-04T00:00:00Z".into()),
+            live: true,
+            ..request("2026-12-17", 0.0)
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(p.plannable_now, 11.0);
+    assert_eq!(
+        p.quota.gpu.as_ref().unwrap().refresh_at,
+        "2026-12-04T00:00:00Z"
+    );
+    assert_eq!(p.tpu_budget.as_ref().unwrap().plannable_now, 5.0);
+    assert!(p.quota.live);
+    // Typed TPU hours next to typed GPU hours plan the TPU too.
+    let p = plan(
+        &PlanRequest {
+            tpu_remaining: Some(7.5),
+            ..request("2026-12-17", 11.0)
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(p.tpu_budget.unwrap().total_hours, 47.5);
+}
+
+#[test]
+fn json_requests_use_the_flags_in_camel_case() {
+    let r: PlanRequest = crate::request::from_json(
+        r#"{"deadline": "2026-12-17", "gpuRemaining": 11, "refreshAt": "2026-12-05T00:00:00",
+            "foldHours": 1.5, "folds": 5, "screensPerPromotion": 4, "weeklyHours": 45}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        r,
+        PlanRequest {
+            fold_hours: Some(1.5),
+            folds: Some(5),
+            screens_per_promotion: Some(4),
+            weekly_hours: Some(45.0),
+            ..request("2026-12-17", 11.0)
+        }
+    );
+    let e = crate::request::from_json::<PlanRequest>(r#"{"gpu_remaining": 11}"#).unwrap_err();
+    assert_eq!(e.field, "gpu_remaining");
+}
+
+#[test]
+fn the_plan_in_sentences() {
+    let now = at("2026-12-01T08:00:00Z");
+    let fold = PlanRequest {
+        fold_hours: Some(1.5),
+        folds: Some(5),
+        ..request("2026-12-17", 11.0)
+    };
+    let s = plan(&fold, now).unwrap().sentences();
+    assert_eq!(
+        s.budgets,
+        vec![
+            "11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the \
+             final week (final models and inference kernels), explore with 41 h."
+        ]
+    );
+    assert_eq!(
+        s.phase.as_deref(),
+        Some("Phase: exploration (16.7 days left).")
+    );
+    assert_eq!(s.fold_plan.len(), 3, "{:?}", s.fold_plan);
+    assert!(s.fold_plan[1].starts_with("41 h of exploration buy 4 cycles"));
+    assert!(s.fold_plan[2].contains("by 2026-12-17 17:48 UTC"));
+    // In the final week nothing is explored; once the deadline has passed nothing is planned.
+    let final_week = plan(
+        &PlanRequest {
+            now: Some("2026-12-14T00:00:00Z".into()),
+            ..fold.clone()
+        },
+        now,
+    )
+    .unwrap();
+    assert_eq!(final_week.sentences().fold_plan.len(), 2);
+    let ended = plan(
+        &PlanRequest {
+            deadline: Some("2026-11-20".into()),
+            ..fold
+        },
+        now,
+    )
+    .unwrap();
+    let s = ended.sentences();
+    assert_eq!(
+        s.budgets,
+        vec!["The deadline 2026-11-20 23:59 UTC has passed: nothing to plan."]
+    );
+    assert!(s.phase.is_none() && s.fold_plan.is_empty());
 }
