@@ -3,7 +3,7 @@
 //! copied and AUC never re-sorts (see [`Prepared`]). Each resample has its own
 //! random stream derived from the seed, so the gains do not depend on the number of threads.
 
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use crate::stats::metrics::{Prepared, auc_of_groups};
@@ -39,68 +39,80 @@ pub fn percentile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     Some(a + (b - a) * frac)
 }
 
-/// The random stream of resample `r`: each resample has its own, derived from the seed, so the answer is
-/// the same whatever the number of threads.
-fn resample_rng(seed: u64, r: usize) -> Pcg64Mcg {
-    Pcg64Mcg::seed_from_u64(seed ^ (r as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+/// The draws of one resample: uniform positions in `0..n` from the resample's own random stream (derived
+/// from the seed, so the answer is the same whatever the number of threads).
+///
+/// Each position is rand's `random_range` on a 32-bit sample (Canon's method: the high half of
+/// sample × n, and one more sample when the low half is near overflow), with both halves of each 64-bit
+/// output of the generator used, low half first, as numpy's bounded 32-bit integers use them (rand's
+/// `random_range` throws the high half away): half the generator's work per draw, which was about half
+/// the time of a resample. Changed on purpose (issue 16): seeded answers differ from kgadvise before it.
+struct Draws {
+    rng: Pcg64Mcg,
+    /// The high half of the last 64-bit output, not used yet.
+    spare: Option<u32>,
+    n: u32,
 }
 
-/// Draws `n` indices in `0..n` into `counts` (zeroed first).
-/// The same draws into one byte per row (4x less memory traffic than u32, so the random increments and
-/// the control's gather stay in cache). Returns false when a count would pass 255 (only possible with
-/// more than 255 rows and astronomically unlikely); the caller then redraws the resample into u32.
-fn draw_counts_u8(rng: &mut Pcg64Mcg, counts: &mut [u8]) -> bool {
-    counts.fill(0);
-    let n = counts.len() as u32;
-    let mut ok = true;
-    for _ in 0..n {
-        let i = rng.random_range(0..n) as usize;
-        if let Some(c) = counts.get_mut(i) {
-            match c.checked_add(1) {
-                Some(v) => *c = v,
-                None => ok = false,
+impl Draws {
+    fn new(seed: u64, r: usize, n: usize) -> Draws {
+        Draws {
+            rng: Pcg64Mcg::seed_from_u64(seed ^ (r as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            spare: None,
+            n: n as u32,
+        }
+    }
+
+    fn sample(&mut self) -> u32 {
+        match self.spare.take() {
+            Some(high) => high,
+            None => {
+                let v = self.rng.next_u64();
+                self.spare = Some((v >> 32) as u32);
+                v as u32
             }
         }
     }
-    ok
+
+    /// The next position in `0..n`.
+    fn position(&mut self) -> usize {
+        let n = u64::from(self.n);
+        let m = u64::from(self.sample()) * n;
+        let (mut at, low) = ((m >> 32) as u32, m as u32);
+        if low > self.n.wrapping_neg() {
+            let carry = ((u64::from(self.sample()) * n) >> 32) as u32;
+            at += u32::from(low.checked_add(carry).is_none());
+        }
+        at as usize
+    }
 }
 
-/// [`draw_counts_u8`] for two resamples at once, each from its own stream: the same draws into each
-/// array as two calls would make, interleaved so that the two streams' multiply chains (and the two
-/// arrays' cache misses) overlap. Returns whether each array stayed within a byte.
-fn draw_counts_u8_pair(
-    (rng_a, rng_b): (&mut Pcg64Mcg, &mut Pcg64Mcg),
-    (a, b): (&mut [u8], &mut [u8]),
-) -> (bool, bool) {
-    a.fill(0);
-    b.fill(0);
-    let n = a.len().min(b.len()) as u32;
-    let (mut ok_a, mut ok_b) = (true, true);
-    for _ in 0..n {
-        let i = rng_a.random_range(0..n) as usize;
-        let j = rng_b.random_range(0..n) as usize;
-        if let Some(c) = a.get_mut(i) {
-            match c.checked_add(1) {
-                Some(v) => *c = v,
-                None => ok_a = false,
-            }
-        }
-        if let Some(c) = b.get_mut(j) {
-            match c.checked_add(1) {
-                Some(v) => *c = v,
-                None => ok_b = false,
-            }
+/// Draws `n` positions into `counts` (zeroed first; `n` = its length), one byte per row: 4x less memory
+/// traffic than u32, so the random increments and the control's pass stay in cache. Returns false when
+/// a count passed 255 (only possible with more than 255 rows and astronomically unlikely; each wrap
+/// takes 256 from the sum, so the sum tells without a test per draw); the caller then draws the
+/// resample again into u32.
+fn draw_counts_u8(draws: &mut Draws, counts: &mut [u8]) -> bool {
+    counts.fill(0);
+    for _ in 0..counts.len() {
+        if let Some(c) = counts.get_mut(draws.position()) {
+            *c = c.wrapping_add(1);
         }
     }
-    (ok_a, ok_b)
+    stayed_within_a_byte(counts, counts.len())
 }
 
-fn draw_counts(rng: &mut Pcg64Mcg, counts: &mut [u32]) {
+/// Whether one-byte counts of `drawn` draws hold them all: each count that passed 255 wrapped and took
+/// 256 from the sum.
+fn stayed_within_a_byte(counts: &[u8], drawn: usize) -> bool {
+    counts.iter().map(|&c| u64::from(c)).sum::<u64>() == drawn as u64
+}
+
+/// Draws `n` positions into `counts` (zeroed first; `n` = its length).
+fn draw_counts(draws: &mut Draws, counts: &mut [u32]) {
     counts.fill(0);
-    let n = counts.len() as u32;
-    for _ in 0..n {
-        let i = rng.random_range(0..n) as usize;
-        if let Some(c) = counts.get_mut(i) {
+    for _ in 0..counts.len() {
+        if let Some(c) = counts.get_mut(draws.position()) {
             *c += 1;
         }
     }
@@ -205,8 +217,6 @@ struct Scratch {
     counts: Vec<u32>,
     group_counts: Vec<u32>,
     small: Vec<u8>,
-    /// The second resample's counts when two are drawn together.
-    small_b: Vec<u8>,
     /// The control's per-group sums of the scatter path.
     sums: Vec<u32>,
 }
@@ -250,7 +260,7 @@ impl<'a> Resampler<'a> {
         }
         // a count passed 255: the same draws again, into u32
         let counts = &mut scratch.counts;
-        draw_counts(&mut resample_rng(self.seed, r), counts);
+        draw_counts(&mut Draws::new(self.seed, r, counts.len()), counts);
         let a = self
             .idea
             .auc_with(|k| counts.get(k).copied().unwrap_or(0))?;
@@ -258,53 +268,28 @@ impl<'a> Resampler<'a> {
         Some(self.sign * (a - b))
     }
 
-    /// The gains of resamples `r` and `r + 1` of the AUC path, their draws interleaved.
-    fn auc_gain_pair(
-        &self,
-        order: &ControlOrder,
-        r: usize,
-        scratch: &mut Scratch,
-    ) -> [Option<f64>; 2] {
-        let (mut small_a, mut small_b) = (
-            std::mem::take(&mut scratch.small),
-            std::mem::take(&mut scratch.small_b),
-        );
-        small_a.resize(self.n, 0);
-        small_b.resize(self.n, 0);
-        let (ok_a, ok_b) = draw_counts_u8_pair(
-            (
-                &mut resample_rng(self.seed, r),
-                &mut resample_rng(self.seed, r + 1),
-            ),
-            (&mut small_a, &mut small_b),
-        );
-        let gains = [
-            self.auc_gain(order, r, &small_a, ok_a, scratch),
-            self.auc_gain(order, r + 1, &small_b, ok_b, scratch),
-        ];
-        (scratch.small, scratch.small_b) = (small_a, small_b);
-        gains
-    }
-
     /// The signed gain of resample `r`; None when the metric is undefined on it.
     fn gain(&self, r: usize, scratch: &mut Scratch) -> Option<f64> {
-        let mut rng = resample_rng(self.seed, r);
         if let Some(order) = &self.auc_order {
             let mut small = std::mem::take(&mut scratch.small);
             small.resize(self.n, 0);
-            let drawn = draw_counts_u8(&mut rng, &mut small);
+            let drawn = draw_counts_u8(&mut Draws::new(self.seed, r, self.n), &mut small);
             let gain = self.auc_gain(order, r, &small, drawn, scratch);
             scratch.small = small;
             return gain;
         }
         match self.group_of {
             Some((groups, n_groups)) if n_groups > 0 => {
-                draw_counts(&mut rng, &mut scratch.group_counts);
+                let counts = &mut scratch.group_counts;
+                draw_counts(&mut Draws::new(self.seed, r, counts.len()), counts);
                 for (c, g) in scratch.counts.iter_mut().zip(groups) {
                     *c = scratch.group_counts.get(*g as usize).copied().unwrap_or(0);
                 }
             }
-            _ => draw_counts(&mut rng, &mut scratch.counts),
+            _ => {
+                let counts = &mut scratch.counts;
+                draw_counts(&mut Draws::new(self.seed, r, counts.len()), counts);
+            }
         }
         resample_gain(self.idea, self.control, &scratch.counts)
     }
@@ -316,20 +301,7 @@ impl<'a> Resampler<'a> {
             group_counts: vec![0u32; self.group_of.map_or(0, |(_, g)| g)],
             ..Scratch::default()
         };
-        let Some(order) = &self.auc_order else {
-            return (lo..hi).map(|r| self.gain(r, &mut scratch)).collect();
-        };
-        // AUC: two resamples at a time (the same gains as one at a time, see draw_counts_u8_pair)
-        let mut gains = Vec::with_capacity(hi.saturating_sub(lo));
-        let mut r = lo;
-        while r + 1 < hi {
-            gains.extend(self.auc_gain_pair(order, r, &mut scratch));
-            r += 2;
-        }
-        if r < hi {
-            gains.push(self.gain(r, &mut scratch));
-        }
-        gains
+        (lo..hi).map(|r| self.gain(r, &mut scratch)).collect()
     }
 }
 
@@ -429,7 +401,7 @@ mod tests {
         let order = idea.sorted_order().unwrap();
         for (r, g) in gains.iter().enumerate() {
             let mut small = vec![0u8; 200];
-            assert!(draw_counts_u8(&mut resample_rng(9, r), &mut small));
+            assert!(draw_counts_u8(&mut Draws::new(9, r, 200), &mut small));
             let mut rows = vec![0u32; 200];
             for (k, &row) in order.iter().enumerate() {
                 rows[row as usize] = u32::from(small[k]);
@@ -462,7 +434,7 @@ mod tests {
         let mut sums = Vec::new();
         for r in 0..20 {
             let mut small = vec![0u8; n];
-            assert!(draw_counts_u8(&mut resample_rng(3, r), &mut small));
+            assert!(draw_counts_u8(&mut Draws::new(3, r, n), &mut small));
             let (s, g) = (
                 scatter.auc(&control, &small, &mut sums).unwrap(),
                 gather.auc(&control, &small, &mut sums).unwrap(),
@@ -480,6 +452,49 @@ mod tests {
                 generic.to_bits()
             );
         }
+    }
+
+    /// The draws are rand's `random_range` on each 32-bit half of the generator's outputs, low half
+    /// first: with n below 2^16 no draw needs a second sample, so they are the halves' ranges in order.
+    #[test]
+    fn draws_use_both_halves_of_each_output() {
+        let n = 1000u32;
+        let mut draws = Draws::new(5, 2, n as usize);
+        let mut rng = Draws::new(5, 2, n as usize).rng;
+        for _ in 0..500 {
+            let v = rng.next_u64();
+            for half in [v as u32, (v >> 32) as u32] {
+                assert_eq!(
+                    draws.position() as u64,
+                    (u64::from(half) * u64::from(n)) >> 32
+                );
+            }
+        }
+        // near 2^32 most draws need a second sample: still in range, and spread over it
+        let n = u32::MAX - 2;
+        let mut draws = Draws::new(1, 0, n as usize);
+        let positions: Vec<usize> = (0..4000).map(|_| draws.position()).collect();
+        assert!(positions.iter().all(|&p| p < n as usize));
+        let upper = positions.iter().filter(|&&p| p >= n as usize / 2).count();
+        assert!((1800..2200).contains(&upper), "{upper}");
+    }
+
+    /// A count that passed a byte is found from the sum of the counts.
+    #[test]
+    fn byte_counts_tell_a_wrap_from_their_sum() {
+        let mut counts = vec![0u8; 300];
+        for drawn in 1..=300u32 {
+            if let Some(c) = counts.first_mut() {
+                *c = c.wrapping_add(1);
+            }
+            assert_eq!(
+                stayed_within_a_byte(&counts, drawn as usize),
+                drawn <= 255,
+                "{drawn}"
+            );
+        }
+        let mut counts = vec![0u8; 300];
+        assert!(draw_counts_u8(&mut Draws::new(0, 0, 300), &mut counts));
     }
 
     #[test]
