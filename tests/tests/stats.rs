@@ -1273,18 +1273,21 @@ fn artifacts_compare_as_their_csv_and_match_numpy() {
 #[test]
 fn artifacts_folds_labels_and_the_csv_fold() {
     let truth = format!("{}:label", path("stats/artifacts/train.csv"));
-    // a one-fold screen against three folds: fold 0, with a caution; text labels coded as kgkit does
+    // a one-fold screen against three folds: fold 0, the others left out (KS008); text labels coded as
+    // kgkit does
     let v = json_of(&compare_args(
         &path("stats/artifacts/screen"),
         &path("stats/artifacts/control"),
         &["--truth", &truth, "--json"],
     ));
     assert_eq!(v["rows"], 40);
-    let cautions = v["cautions"].to_string();
+    assert!(finding_rules(&v).contains(&"KS008".to_string()), "{v}");
+    let findings = v["findings"].to_string();
     assert!(
-        cautions.contains("fold(s) 1, 2 only in the control's artifacts"),
-        "{cautions}"
+        findings.contains("fold(s) 1, 2 only in the control's artifacts"),
+        "{findings}"
     );
+    let cautions = v["cautions"].to_string();
     assert!(cautions.contains("no=0, yes=1"), "{cautions}");
     // --fold 1 of the artifacts and --fold 1 of the CSV pick the same 40 rows
     let a = json_of(&compare_args(

@@ -2,7 +2,9 @@ use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kgadvise_core::stats::compare::{self, Artifacts, CompareReport, CompareRequest};
+use kgadvise_core::stats::compare::{
+    self, Artifacts, CompareReport, CompareRequest, is_fold_array,
+};
 use kgadvise_core::stats::npy::FileBytes;
 use kgadvise_core::text::number::fixed;
 
@@ -72,12 +74,6 @@ pub struct Args {
     /// Compare one fold only: the artifacts' fold<K> files, or the CSV rows whose fold column is K.
     #[arg(long, value_name = "K")]
     pub fold: Option<u32>,
-}
-
-/// Whether a file of an artifacts folder is read: the predictions and row positions of a fold (not its
-/// test predictions, checkpoints or curves).
-fn is_fold_array(name: &str) -> bool {
-    name.starts_with("fold") && (name.ends_with("_oof.npy") || name.ends_with("_idx.npy"))
 }
 
 /// The fold arrays of kgkit's artifacts folder, by file name; a failure names the flag and the path.

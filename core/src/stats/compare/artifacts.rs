@@ -35,6 +35,16 @@ struct Side<'a> {
     files: &'a Artifacts,
 }
 
+/// Whether a file of an artifacts folder is read: a fold's predictions or row positions
+/// (`fold<k>_oof.npy`, `fold<k>_idx.npy`), not its test predictions, checkpoints or curves. The CLI
+/// reads only these from the folder.
+pub fn is_fold_array(name: &str) -> bool {
+    oof_fold(name).is_some()
+        || name
+            .strip_suffix("_idx.npy")
+            .is_some_and(|stem| oof_fold(&format!("{stem}_oof.npy")).is_some())
+}
+
 /// `fold<k>_oof.npy` → k.
 fn oof_fold(name: &str) -> Option<u32> {
     let k = name.strip_prefix("fold")?.strip_suffix("_oof.npy")?;
@@ -124,12 +134,12 @@ fn read_fold(
     Ok((pred, rows))
 }
 
-/// The folds to compare: `fold`, or every fold both folders hold (with a caution for the others).
+/// The folds to compare: `fold`, or every fold both folders hold (the others said in `left_out`, KS008).
 fn chosen_folds(
     idea: &FoldFiles,
     control: &FoldFiles,
     fold: Option<u32>,
-    notes: &mut Vec<String>,
+    left_out: &mut Option<String>,
 ) -> Result<Vec<u32>, RequestError> {
     let names = |m: &FoldFiles| -> Vec<String> { m.keys().map(u32::to_string).collect() };
     if let Some(k) = fold {
@@ -165,25 +175,29 @@ fn chosen_folds(
             ),
         ));
     }
-    for (folds, other, name) in [
+    let only: Vec<String> = [
         (idea, control, IDEA_ARTIFACTS),
         (control, idea, CONTROL_ARTIFACTS),
-    ] {
+    ]
+    .into_iter()
+    .filter_map(|(folds, other, name)| {
         let only: Vec<String> = folds
             .keys()
             .filter(|k| !other.contains_key(k))
             .map(u32::to_string)
             .collect();
-        if !only.is_empty() {
-            notes.push(format!(
-                "fold(s) {} only in {name}: left out (compared: fold(s) {})",
-                only.join(", "),
-                both.iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        (!only.is_empty()).then(|| format!("fold(s) {} only in {name}", only.join(", ")))
+    })
+    .collect();
+    if !only.is_empty() {
+        *left_out = Some(format!(
+            "{}: left out; compared: fold(s) {}",
+            only.join("; "),
+            both.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     Ok(both)
 }
@@ -253,7 +267,7 @@ pub(super) fn pair_artifacts(
         },
         ..Paired::default()
     };
-    let folds = chosen_folds(&idea_folds, &control_folds, fold, &mut p.notes)?;
+    let folds = chosen_folds(&idea_folds, &control_folds, fold, &mut p.folds_left_out)?;
     let mut seen: HashMap<u64, u32> = HashMap::new();
     for k in folds {
         let (Some(i_files), Some(c_files)) = (idea_folds.get(&k), control_folds.get(&k)) else {
@@ -326,6 +340,12 @@ mod tests {
 
     #[test]
     fn fold_names() {
+        for name in ["fold0_oof.npy", "fold12_idx.npy"] {
+            assert!(is_fold_array(name), "{name}");
+        }
+        for name in ["fold0_test.npy", "foldx_idx.npy", "fold_oof.npy", "oof.csv"] {
+            assert!(!is_fold_array(name), "{name}");
+        }
         assert_eq!(oof_fold("fold0_oof.npy"), Some(0));
         assert_eq!(oof_fold("fold12_oof.npy"), Some(12));
         for name in [

@@ -37,7 +37,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-pub use artifacts::Artifacts;
+pub use artifacts::{Artifacts, is_fold_array};
 pub use bootstrap::{
     GainSummary, bootstrap_gains, percentile_sorted, resample_gain, sd, summarise,
 };
@@ -539,6 +539,8 @@ struct CompareRun {
     leakage: bool,
     /// What the pairing, the resampling and the folds say about the answer.
     cautions: Vec<String>,
+    /// kgkit's artifacts: the folds of one folder only, left out.
+    folds_left_out: Option<String>,
 }
 
 /// The pooled bootstrap: the point gain and what the resampled gains say about it.
@@ -662,6 +664,7 @@ impl CompareRun {
             baseline_fold_std,
             bar,
             cautions,
+            folds_left_out: paired.folds_left_out,
         })
     }
 
@@ -913,6 +916,13 @@ fn no_variance(run: &CompareRun, out: &mut Findings) {
     }
 }
 
+/// KS008: the two artifacts folders hold different folds, and only those both hold were compared.
+fn folds_left_out(run: &CompareRun, out: &mut Findings) {
+    if let Some(left_out) = &run.folds_left_out {
+        out.add(rule::KS008, left_out.clone());
+    }
+}
+
 /// The cautions of the answer: the run's, then a just-clearing z, then a baseline too short for the
 /// leakage check.
 fn cautions(run: &CompareRun, decision: Decision, thresholds: &Thresholds) -> Vec<String> {
@@ -957,6 +967,7 @@ pub fn compare(
     gain_too_large(&run, &thresholds, &mut out);
     below_fold_std(&run, &mut out);
     no_variance(&run, &mut out);
+    folds_left_out(&run, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(CompareReport {
         schema: COMPARE_SCHEMA,

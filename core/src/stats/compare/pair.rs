@@ -26,6 +26,8 @@ pub(super) struct Paired {
     pub paired_by: &'static str,
     /// What the reader of the answer should know about the pairing.
     pub notes: Vec<String>,
+    /// kgkit's artifacts: the folds one folder holds and the other does not, left out (KS008).
+    pub folds_left_out: Option<String>,
 }
 
 /// Names rows in messages (`id X`, or `line N of the idea file`), computed only when a message needs one.
@@ -113,6 +115,7 @@ impl Paired {
             },
             paired_by: self.paired_by,
             notes: self.notes,
+            folds_left_out: self.folds_left_out,
         })
     }
 }
