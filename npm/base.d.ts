@@ -1,7 +1,11 @@
 // The hand-written part of the kgadvise declarations: loading, errors, and how a request may be given.
 // index.d.ts (generated from the Rust types by js/build.rs) re-exports it with every advisor's types.
 
-/** A file's contents: text inputs also take bytes, decoded as the CLI decodes files (UTF-8, UTF-16, BOM). */
+/**
+ * A file's contents: text inputs also take bytes, decoded by the core's decoding of that field, the CLI's
+ * for the same file (UTF-8 or UTF-16, with or without a BOM; JSON and CSV inputs refuse bytes that are not
+ * text, logs and quota readings keep what they can read).
+ */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
 
 /**
@@ -44,5 +48,5 @@ export function init(
 /** Loads the WebAssembly synchronously from its bytes or a compiled module. */
 export function initSync(source: BufferSource | WebAssembly.Module): void;
 
-/** The advisor functions this build answers (the others throw "unknown advisor", code 2). */
+/** The advisor functions of the package that its core answers: all of them. */
 export function advisors(): string[];

@@ -45,13 +45,14 @@ export function initSync(source) {
   ready = true;
 }
 
-/** The functions this build's core answers (the others throw "unknown advisor", code 2). */
+/**
+ * The advisor functions of this package that its core answers: every one (the CLI's `bench`, which times
+ * processes, has no function here).
+ */
 export function advisors() {
-  return guarded(() => answered()).split(',').filter(Boolean).map(camel);
+  const core = new Set(guarded(() => answered()).split(','));
+  return FUNCTIONS.filter((f) => core.has(f.command)).map((f) => f.name);
 }
-
-/** Text inputs read leniently (bad bytes become U+FFFD), as their readers keep what they can read. */
-const LENIENT = new Set(['log', 'quota', 'runs', 'history']);
 
 function camel(command) {
   return command.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
@@ -66,11 +67,12 @@ function bytesOf(v) {
 }
 
 /**
- * The request as JSON. A text input given as bytes (a file's contents) is decoded as the CLI decodes
- * files; a Date is its ISO 8601 time. What JSON cannot say (NaN, an invalid Date, a BigInt) is an error
- * naming the field, never dropped in silence.
+ * The request of the advisor `command` as JSON. A text input given as bytes (a file's contents) is
+ * decoded by the core's decoding of that field, the CLI's for the same file; a Date is its ISO 8601 time.
+ * What JSON cannot say (NaN, an invalid Date, a BigInt) is an error naming the field, never dropped in
+ * silence.
  */
-function encode(request) {
+function encode(command, request) {
   const plain = request === undefined ? {} : request;
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain) || isBytes(plain) || plain instanceof Date) {
     const found = plain === null ? 'null' : Array.isArray(plain) ? 'a list' : isBytes(plain) ? 'bytes'
@@ -80,7 +82,7 @@ function encode(request) {
   const fields = [];
   for (const [key, value] of Object.entries(plain)) {
     if (value === undefined) continue;
-    const v = isBytes(value) ? fail(() => text(key, bytesOf(value), !LENIENT.has(key))) : value;
+    const v = isBytes(value) ? fail(() => text(command, key, bytesOf(value))) : value;
     fields.push(`${JSON.stringify(key)}:${json(key, v)}`);
   }
   return `{${fields.join(',')}}`;
@@ -146,10 +148,11 @@ function guarded(call) {
 
 function advisor(command) {
   const f = (request) => {
-    const json = guarded(() => encode(request));
+    const json = guarded(() => encode(command, request));
     return JSON.parse(guarded(() => fail(() => advise(command, json, Date.now()))));
   };
   Object.defineProperty(f, 'name', { value: camel(command) });
+  Object.defineProperty(f, 'command', { value: command });
   return f;
 }
 
@@ -177,3 +180,6 @@ export const fidelity = advisor('fidelity');
 export const explain = advisor('explain');
 export const benchHistory = advisor('bench-history');
 export const inference = advisor('inference');
+
+const FUNCTIONS = [matrix, defaults, worthGpu, diagnose, quota, plan, cap, tpu, check, collect, compare, prune,
+  fidelity, explain, benchHistory, inference];

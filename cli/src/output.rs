@@ -171,6 +171,14 @@ impl From<kgadvise_core::hardware::UnknownId> for CliError {
     }
 }
 
+/// The text of `command`'s file input `field` from the bytes read from `name` (a path, `stdin`): core's
+/// one decoding of file inputs (`request::text_of`, the npm package's and the wheel's too), an error
+/// naming the file.
+pub fn file_text(command: &str, field: &str, name: &str, bytes: &[u8]) -> Result<String, CliError> {
+    kgadvise_core::request::text_of(command, field, bytes)
+        .map_err(|e| CliError::request(e, &[(field, name)]))
+}
+
 /// Prints a report and returns the exit code its findings call for.
 pub fn emit<R: Report>(
     report: &R,

@@ -7,6 +7,11 @@
 //!
 //! [`advise_json`] reaches every advisor by command name with a JSON request and gives the report as
 //! JSON: the one entry of the adapters that speak JSON (the npm package, the Python wheel).
+//!
+//! [`text_of`] turns the bytes of a file input (a log, a quota reading, a metadata file, a CSV) into its
+//! request field's text, with the decoding [`FILE_INPUTS`] gives that field: every surface that reads
+//! bytes (the CLI's files and stdin, the npm package's `Uint8Array`s, the wheel's `bytes` and paths)
+//! calls it, so the same bytes give the same text or the same error everywhere.
 
 use std::fmt;
 
@@ -15,7 +20,9 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::rulebook::Thresholds;
+use crate::rulebook::ids::{RuleId, rule};
 use crate::text::when::{DateRole, parse_time};
+use crate::text::{Encoding, decode_input, decode_strict};
 
 /// A request that cannot be answered: the field at fault (its request key, `foldHours`; empty for the
 /// request as a whole), the value given when it is the problem, the line of a text field when the problem
@@ -176,6 +183,143 @@ pub fn from_json<T: de::DeserializeOwned>(json: &str) -> Result<T, RequestError>
     Ok(value)
 }
 
+/// How the bytes of a file input become its request field's text ([`text_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decoding {
+    /// Bad bytes become U+FFFD and the field's reader reports the lines it cannot read, keeping the rest:
+    /// nvidia-smi logs, quota readings, runs logs, code files, bench histories.
+    Lenient,
+    /// Bytes that are not text in their encoding, or binary data (a NUL), refuse the input, saying that
+    /// `expected` was expected (and, with a `rule`, which finding rule that is): JSON documents and CSV
+    /// tables, where one bad byte leaves nothing worth reading.
+    Strict {
+        expected: &'static str,
+        rule: Option<RuleId>,
+    },
+}
+
+const CSV: Decoding = Decoding::Strict {
+    expected: "a CSV text file",
+    rule: None,
+};
+const FOLD_SCORES: Decoding = Decoding::Strict {
+    expected: "a text file of fold scores",
+    rule: None,
+};
+const CURVE: Decoding = Decoding::Strict {
+    expected: "kgkit's learning curve (JSON text)",
+    rule: None,
+};
+
+/// The file inputs of every command: (command, request field, its decoding). A field given as bytes that
+/// is not listed is read as [`UNLISTED`].
+pub const FILE_INPUTS: &[(&str, &str, Decoding)] = &[
+    ("diagnose", "log", Decoding::Lenient),
+    ("quota", "quota", Decoding::Lenient),
+    ("quota", "runs", Decoding::Lenient),
+    ("plan", "quota", Decoding::Lenient),
+    ("plan", "runs", Decoding::Lenient),
+    ("tpu", "quota", Decoding::Lenient),
+    (
+        "check",
+        "metadata",
+        Decoding::Strict {
+            expected: "kernel-metadata.json text",
+            rule: Some(rule::KM001),
+        },
+    ),
+    ("check", "code", Decoding::Lenient),
+    ("check", "quota", Decoding::Lenient),
+    ("check", "runs", Decoding::Lenient),
+    (
+        "collect",
+        "report",
+        Decoding::Strict {
+            expected: "kgkit's kg_run.json",
+            rule: None,
+        },
+    ),
+    ("collect", "status", Decoding::Lenient),
+    ("collect", "log", Decoding::Lenient),
+    ("compare", "idea", CSV),
+    ("compare", "control", CSV),
+    ("compare", "folds", FOLD_SCORES),
+    ("compare", "truth", CSV),
+    ("prune", "baseline", CURVE),
+    ("prune", "current", CURVE),
+    ("prune", "folds", FOLD_SCORES),
+    ("fidelity", "backlog", CSV),
+    ("bench", "history", Decoding::Lenient),
+    ("bench-history", "history", Decoding::Lenient),
+];
+
+/// The decoding of a field that is not a file input (`now` given as bytes): strict, plain text.
+pub const UNLISTED: Decoding = Decoding::Strict {
+    expected: "text",
+    rule: None,
+};
+
+/// The decoding of `command`'s request field `field` ([`FILE_INPUTS`], else [`UNLISTED`]).
+pub fn decoding(command: &str, field: &str) -> Decoding {
+    FILE_INPUTS
+        .iter()
+        .find(|(c, f, _)| *c == command && *f == field)
+        .map_or(UNLISTED, |(_, _, d)| *d)
+}
+
+/// The text of `command`'s file input `field` from its bytes: UTF-8 or UTF-16 (PowerShell's `>`), with
+/// or without a BOM, decoded as [`decoding`] says. A strict field's bad bytes are a [`RequestError`]
+/// naming the field: `binary data (a NUL at offset 196); expected ...`, or the line and byte offset of
+/// the first byte that is not text (`line 2: not UTF-8 text (byte offset 14); expected ...`).
+pub fn text_of(command: &str, field: &str, bytes: &[u8]) -> Result<String, RequestError> {
+    match decoding(command, field) {
+        Decoding::Lenient => Ok(decode_input(bytes).into_owned()),
+        Decoding::Strict { expected, rule } => {
+            strict_text(field, bytes, expected).map_err(|mut e| {
+                if let Some(rule) = rule {
+                    e.message = format!("{} [{rule}]", e.message);
+                }
+                e
+            })
+        }
+    }
+}
+
+/// Bytes that must be text: binary data and bytes that are not text in their encoding are refused.
+fn strict_text(field: &str, bytes: &[u8], expected: &str) -> Result<String, RequestError> {
+    let decoded = decode_strict(bytes).map_err(|e| match bytes.iter().position(|b| *b == 0) {
+        // A NUL in bytes read as UTF-8 is binary data, whatever byte the decoder stumbled on first.
+        Some(at) if e.encoding == Encoding::Utf8 => binary(field, at, expected),
+        _ => RequestError::at_line(
+            field,
+            e.line,
+            format!(
+                "not {} text (byte offset {}); expected {expected}",
+                e.encoding.name(),
+                e.offset
+            ),
+        ),
+    })?;
+    let text = decoded.into_owned();
+    refuse_binary(field, &text, expected)?;
+    Ok(text)
+}
+
+/// A text with a NUL character is binary data, not the `expected` text.
+pub(crate) fn refuse_binary(field: &str, text: &str, expected: &str) -> Result<(), RequestError> {
+    match text.find('\0') {
+        Some(at) => Err(binary(field, at, expected)),
+        None => Ok(()),
+    }
+}
+
+fn binary(field: &str, at: usize, expected: &str) -> RequestError {
+    RequestError::new(
+        field,
+        format!("binary data (a NUL at offset {at}); expected {expected}"),
+    )
+}
+
 /// Every advisor reached by command name: `request` is its JSON request, the answer its report as JSON
 /// (the object `kgadvise <command> --json` prints). `clock` is the time when the request has no `now`.
 pub fn advise_json(
@@ -264,6 +408,64 @@ mod tests {
         );
         let set = Overrides(vec!["nope=1".into()]).thresholds().unwrap_err();
         assert_eq!(set.field, "set");
+    }
+
+    #[test]
+    fn file_inputs_decode_by_the_table() {
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("a,b\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        for (command, field, _) in FILE_INPUTS {
+            assert_eq!(text_of(command, field, &utf16).unwrap(), "a,b\n");
+        }
+        // Lenient: a bad byte is U+FFFD, for the reader to report by line.
+        let latin1 = b"x\n\xe9t\xe9";
+        assert_eq!(
+            text_of("diagnose", "log", latin1).unwrap(),
+            "x\n\u{fffd}t\u{fffd}"
+        );
+        // Strict: the field, the line, the byte and what was expected.
+        let e = text_of("compare", "idea", latin1).unwrap_err();
+        assert_eq!((e.field.as_str(), e.line), ("idea", Some(2)));
+        assert_eq!(
+            e.message,
+            "not UTF-8 text (byte offset 2); expected a CSV text file"
+        );
+        // Binary data, and the metadata's rule.
+        let e = text_of("check", "metadata", b"{\xff\x00}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "metadata: binary data (a NUL at offset 2); expected kernel-metadata.json text [KM001]"
+        );
+        let nul16: Vec<u8> = [0xFF, 0xFE, b'{', 0, 0, 0, b'}', 0].to_vec();
+        assert!(
+            text_of("collect", "report", &nul16)
+                .unwrap_err()
+                .message
+                .starts_with("binary data (a NUL at offset 1)")
+        );
+        // The CLI streams a log through `Diagnoser`, whose line reader is this lenient decoding.
+        assert_eq!(decoding("diagnose", "log"), Decoding::Lenient);
+        // A field that is not a file input is plain text, read strictly.
+        assert_eq!(decoding("cap", "now"), UNLISTED);
+        assert_eq!(text_of("cap", "now", b"2026-12-01").unwrap(), "2026-12-01");
+        assert_eq!(text_of("cap", "now", latin1).unwrap_err().line, Some(2));
+    }
+
+    /// Every file input is a field of its command's request: a listed field no request has would be
+    /// decoded and then refused as an unknown key.
+    #[test]
+    fn every_file_input_is_a_request_field() {
+        let clock = chrono::DateTime::UNIX_EPOCH;
+        for (command, field, _) in FILE_INPUTS {
+            let probe = format!("{{\"{field}\": 3}}");
+            let e = advise_json(command, &probe, clock).unwrap_err();
+            assert!(
+                !e.message.starts_with("unknown field"),
+                "{command} {field}: {e}"
+            );
+        }
     }
 
     #[test]

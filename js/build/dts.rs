@@ -11,6 +11,12 @@
 //!
 //! What it refuses (an error naming the type, never a silent `any`): a type it cannot find, a type that
 //! serializes by a hand-written impl not in [`CUSTOM`], `serialize_with`/`with`, generic structs.
+//!
+//! Why not a derive crate (ts-rs, tsify): they mark a field optional only when it is an `Option`
+//! (`#[ts(optional)]`), so a request's `#[serde(default)]` numbers, strings and lists (most request keys)
+//! would be declared required, and one type cannot be declared once as input and once as output; they
+//! also need a derive and a feature on every core type, which the page's build would have to keep out.
+//! Reading serde's own attributes from the sources gives the JSON the code really takes and writes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -23,8 +23,7 @@
 )]
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::request::{ADVISORS, RequestError, advise_json};
-use kgadvise_core::text::{decode_input, decode_strict};
+use kgadvise_core::request::{ADVISORS, RequestError, advise_json, text_of};
 use wasm_bindgen::prelude::*;
 
 /// The report of the advisor `command` (a CLI command name: `cap`, `worth-gpu`) for a JSON `request`, as
@@ -42,26 +41,11 @@ pub fn advisors() -> String {
     ADVISORS.join(",")
 }
 
-/// The text of a file input given as bytes, decoded as every kgadvise reader decodes a file: UTF-8 or
-/// UTF-16 (a BOM dropped; a BOM-less UTF-16 file of ASCII text recognised by its NUL bytes). `strict`:
-/// bytes that are not text in their encoding are an error naming `field` and the line; otherwise they
-/// become U+FFFD (the readers that keep what they can read, such as nvidia-smi logs).
+/// The text of the advisor `command`'s request field `field` given as bytes (a file's contents): core's
+/// one decoding of file inputs ([`text_of`]), the CLI's for the same file. An error is [`error_json`].
 #[wasm_bindgen]
-pub fn text(field: &str, bytes: &[u8], strict: bool) -> Result<String, String> {
-    if !strict {
-        return Ok(decode_input(bytes).into_owned());
-    }
-    decode_strict(bytes).map(|t| t.into_owned()).map_err(|e| {
-        error_json(&RequestError::at_line(
-            field,
-            e.line,
-            format!(
-                "not {} text (byte offset {}); expected a text file",
-                e.encoding.name(),
-                e.offset
-            ),
-        ))
-    })
+pub fn text(command: &str, field: &str, bytes: &[u8]) -> Result<String, String> {
+    text_of(command, field, bytes).map_err(|e| error_json(&e))
 }
 
 /// Stops the instance with a trap, as a panic would. Only the package's tests call it (through the glue,
@@ -164,15 +148,20 @@ mod tests {
     }
 
     #[test]
-    fn bytes_decode_like_every_reader() {
-        let utf16: Vec<u8> = [0xFF, 0xFE]
-            .into_iter()
-            .chain("a,b\n".encode_utf16().flat_map(u16::to_le_bytes))
-            .collect();
-        assert_eq!(text("log", &utf16, true).unwrap(), "a,b\n");
+    fn bytes_decode_as_core_decodes_the_field() {
         let latin1 = b"x\n\xe9t\xe9";
-        assert_eq!(text("log", latin1, false).unwrap(), "x\n\u{fffd}t\u{fffd}");
-        let e = error(&text("metadata", latin1, true).unwrap_err());
+        for (command, field, _) in kgadvise_core::request::FILE_INPUTS {
+            assert_eq!(
+                text(command, field, latin1).map_err(|e| error(&e)),
+                text_of(command, field, latin1).map_err(|e| error(&error_json(&e))),
+                "{command} {field}"
+            );
+        }
+        assert_eq!(
+            text("diagnose", "log", latin1).unwrap(),
+            "x\n\u{fffd}t\u{fffd}"
+        );
+        let e = error(&text("check", "metadata", latin1).unwrap_err());
         assert_eq!(e["field"], "metadata");
         assert_eq!(e["line"], 2);
         assert!(

@@ -39,7 +39,7 @@ class DiagnoseReport(Dict[str, Any]):
 
 #: Every advisor function by name.
 FUNCTIONS: List[str]
-#: The functions this build answers in-process (the others raise InputError "unknown advisor").
+#: The functions answered in-process by the core: all of FUNCTIONS.
 ADVISORS: List[str]
 
 def advise(command: str, **request: Any) -> Report:
@@ -113,6 +113,7 @@ def plan(
     folds: Optional[int] = None,
     screens_per_promotion: Optional[int] = None,
     live: bool = False,
+    read_at: Optional[Time] = None,
     weekly_hours: Optional[float] = None,
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
@@ -231,12 +232,14 @@ def fidelity(
 
 def explain(
     *,
-    rule: Optional[str] = None,
+    id: Optional[str] = None,
     list: bool = False,
+    all_markdown: bool = False,
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
 ) -> Report:
-    """Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2)."""
+    """Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2) (``id``); every ID (``list``);
+    or every rule's documentation as Markdown (``all_markdown``)."""
 
 def inference(
     *,
@@ -256,9 +259,7 @@ def inference(
 def bench_history(
     *,
     history: Text,
-    data_rate: Optional[float] = None,
-    compute_rate: Optional[float] = None,
-    loop_rate: Optional[float] = None,
+    name: Optional[str] = None,
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
 ) -> Report:

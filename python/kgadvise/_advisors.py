@@ -41,20 +41,21 @@ def _input_error(message: str, keyword: Optional[str], cause: Optional[BaseExcep
     return err
 
 
-def _value(keyword: str, value: Any, names: Dict[str, str]) -> Any:
-    """A keyword argument's value as JSON the core reads."""
+def _value(command: str, keyword: str, value: Any, names: Dict[str, str]) -> Any:
+    """A keyword argument's value as JSON the core reads. A file input given as a path-like or bytes is
+    decoded by the core's decoding of that field (the CLI's for the same file)."""
     if isinstance(value, os.PathLike):
         path = os.fspath(value)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
         try:
-            text = _native.read_text(path)
+            text = _native.read_text(command, _camel(keyword), path)
         except OSError as e:
             raise _input_error(str(e), None, e) from e
         names[_camel(keyword)] = path
         return text
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return _native.decode_text(bytes(value))
+        return _native.decode_text(command, _camel(keyword), bytes(value))
     if isinstance(value, (_dt.datetime, _dt.date)):
         return value.isoformat()
     if isinstance(value, float) and not math.isfinite(value):
@@ -64,7 +65,7 @@ def _value(keyword: str, value: Any, names: Dict[str, str]) -> Any:
     return value
 
 
-def _request(kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]]":
+def _request(command: str, kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]]":
     """The JSON request of keyword arguments (``None`` is left out: the core's default), and the paths
     path-like inputs were read from (how an error names them)."""
     request: Dict[str, Any] = {}
@@ -72,7 +73,7 @@ def _request(kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]]":
     for keyword, value in kwargs.items():
         if value is None:
             continue
-        request[_camel(keyword)] = _value(keyword, value, names)
+        request[_camel(keyword)] = _value(command, keyword, value, names)
     try:
         text = json.dumps(request, allow_nan=False)
     except (TypeError, ValueError) as e:
@@ -83,7 +84,7 @@ def _request(kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]]":
 def advise(command: str, **kwargs: Any) -> Dict[str, Any]:
     """The report of any advisor by its CLI command name (``worth-gpu``), as a dict equal to
     ``kgadvise <command> --json``. The functions below are this with the name filled in."""
-    request, names = _request(kwargs)
+    request, names = _request(command, kwargs)
     report = json.loads(_native.advise(command, request, names))
     if command == "diagnose":
         return DiagnoseReport(report)
@@ -95,8 +96,8 @@ def _command(function: str) -> str:
 
 
 def _advisor(function: str, summary: str, example: str) -> Any:
-    """The function ``function``: ``advise`` for its command, with its docstring and, when the core has
-    the advisor, the signature of its request's keys (help(), completion in Jupyter)."""
+    """The function ``function``: ``advise`` for its command, with its docstring and the signature of its
+    request's keys, read from the core (help(), completion in Jupyter)."""
     command = _command(function)
 
     def call(**kwargs: Any) -> Dict[str, Any]:
@@ -112,10 +113,11 @@ def _advisor(function: str, summary: str, example: str) -> Any:
         f"Example::\n\n    {example}\n"
     )
     keys = _native.request_keys(command)
-    if keys is not None:
-        call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [inspect.Parameter(_snake(k), inspect.Parameter.KEYWORD_ONLY, default=None) for k in keys]
-        )
+    if keys is None:
+        raise ImportError(f"kgadvise: the extension answers no advisor `{command}`: the wheel is broken")
+    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(_snake(k), inspect.Parameter.KEYWORD_ONLY, default=None) for k in keys]
+    )
     return call
 
 
@@ -189,7 +191,7 @@ fidelity = _advisor(
 explain = _advisor(
     "explain",
     "Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).",
-    'kgadvise.explain(rule="KH001")',
+    'kgadvise.explain(id="KH001")',
 )
 bench_history = _advisor(
     "bench_history",
@@ -222,5 +224,6 @@ FUNCTIONS: List[str] = [
     "inference",
 ]
 
-#: The functions this build answers in-process (the others raise ``InputError`` "unknown advisor").
+#: The functions answered in-process by the core: every one of ``FUNCTIONS`` (``kgadvise bench``, which
+#: runs and times commands, is the command's alone).
 ADVISORS: List[str] = [f for f in FUNCTIONS if _command(f) in _native.advisors()]

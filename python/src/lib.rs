@@ -5,14 +5,15 @@
 //! `advise_json` is reachable from Python without a change here.
 //!
 //! Like the CLI, this is an adapter: it reads the clock (for a request without `now`), files (path-like
-//! inputs) and runs nvidia-smi; every decision is the core's.
+//! inputs, decoded by core's `request::text_of` as the CLI decodes the same file) and runs nvidia-smi;
+//! every decision is the core's.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
-use kgadvise_core::request::{ADVISORS, RequestError, advise_json};
+use kgadvise_core::request::{ADVISORS, RequestError, advise_json, text_of};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -136,23 +137,26 @@ fn request_keys(command: &str) -> Option<Vec<String>> {
     )
 }
 
-/// The text of an input file, decoded as the CLI decodes every input (UTF-8 or UTF-16 with or without
-/// a BOM; a bad byte becomes U+FFFD and is reported by the advisor's reader at its line).
+/// The text of the advisor `command`'s file input `field` (a request key) read from `path`: core's one
+/// decoding of file inputs (`request::text_of`), the CLI's for the same file. `InputError` naming the path
+/// when the bytes are not the text the field takes; `OSError` when the file cannot be read.
 #[pyfunction]
-fn read_text(py: Python<'_>, path: PathBuf) -> PyResult<String> {
+fn read_text(py: Python<'_>, command: &str, field: &str, path: PathBuf) -> PyResult<String> {
     let bytes = py.detach(|| std::fs::read(&path)).map_err(|e| {
         PyOSError::new_err(format!(
             "{}: cannot read: {e}; expected a readable text file",
             path.display()
         ))
     })?;
-    Ok(kgadvise_core::text::decode_input(&bytes).into_owned())
+    let names = HashMap::from([(field.to_string(), path.display().to_string())]);
+    text_of(command, field, &bytes).map_err(|e| input_error(py, e, &names))
 }
 
-/// Text of bytes (an input given as `bytes`), decoded as [`read_text`] decodes a file.
+/// The text of the advisor `command`'s file input `field` given as bytes, decoded as [`read_text`]
+/// decodes a file; `InputError` naming the keyword.
 #[pyfunction]
-fn decode_text(bytes: &[u8]) -> String {
-    kgadvise_core::text::decode_input(bytes).into_owned()
+fn decode_text(py: Python<'_>, command: &str, field: &str, bytes: &[u8]) -> PyResult<String> {
+    text_of(command, field, bytes).map_err(|e| input_error(py, e, &HashMap::new()))
 }
 
 /// nvidia-smi sampling in the background, as `kgadvise sample` runs it (the CLI's own sampler): the

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 import pytest
 
@@ -73,14 +73,21 @@ def cli_json(cli: Path, args: List[str], env: Optional[Dict[str, str]] = None) -
     return out.returncode, json.loads(out.stdout) if out.stdout.strip() else None, out.stderr
 
 
-def cli_error(stderr: str) -> Optional[str]:
+def cli_error(stderr: str, keywords: Optional[Iterable[str]] = None) -> Optional[str]:
     """The CLI's own error message (`kgadvise: error: ...`) with flags said as keywords (`--fold-hours`
-    as `fold_hours`), as a Python function says it; None for a clap usage error (the command line itself
+    as `fold_hours`; only the `keywords` given, when given: `--format json` in a message about kaggle's
+    CLI stays as it is), as a Python function says it; None for a clap usage error (the command line itself
     was wrong, which has no Python counterpart)."""
     for line in stderr.splitlines():
         if line.startswith("kgadvise: error: "):
             message = line[len("kgadvise: error: ") :]
-            return re.sub(r"--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), message)
+            ours = None if keywords is None else set(keywords)
+
+            def keyword(m: "re.Match[str]") -> str:
+                name = m.group(1).replace("-", "_")
+                return name if ours is None or name in ours else m.group(0)
+
+            return re.sub(r"--([a-z][a-z0-9-]*)", keyword, message)
     return None
 
 

@@ -1,8 +1,8 @@
 // The package in a browser with no bundler: a plain HTML page served locally loads it through an import
-// map (`import * as kg from 'kgadvise'`), calls `await init()`, reads a nvidia-smi log (UTF-16, as
-// PowerShell writes it) as bytes and answers `diagnose` as the CLI does; until core answers diagnose by
-// request, the page answers `cap` instead, and says which. It also shows a refusal (code 2) and a trap
-// (code 3) followed by an answer. Headless Debian Chromium through playwright-core, flags as
+// map (`import * as kg from 'kgadvise'`), calls `await init()`, fetches nvidia-smi logs as bytes (a real
+// one from tests/fixtures/realdata, and one in UTF-16 as PowerShell writes it) and answers `diagnose` on
+// each as the CLI does on the same file. It also shows a refusal (code 2) and a trap (code 3) followed by
+// an answer. Headless Debian Chromium through playwright-core, flags as
 // tests/browser/harness.mjs; any console error, page error, failed request or other host fails it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,7 +15,11 @@ import { APP, CLOCK, FIXTURES, runCli } from './harness.mjs';
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const LOG = join(FIXTURES, 'diagnose/input-bound-utf16le.csv');
+/** The page's files: a real nvidia-smi CSV (228 s of a training run, the header repeated), and UTF-16. */
+const LOGS = {
+  'real.csv': join(FIXTURES, 'realdata/nvidia-smi-csv/rtx2070-repeated-header-units-1s_gpu-usage.csv'),
+  'utf16.csv': join(FIXTURES, 'diagnose/input-bound-utf16le.csv'),
+};
 
 const PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>kgadvise in a page</title><link rel="icon" href="data:,">
@@ -25,9 +29,11 @@ import * as kg from 'kgadvise';
 const out = {};
 try { kg.cap({ measured: 1 }); } catch (e) { out.beforeInit = e.code; }
 await kg.init();
-out.fn = kg.advisors().includes('diagnose') ? 'diagnose' : 'cap';
-const log = new Uint8Array(await (await fetch('./gpu.csv')).arrayBuffer());
-out.report = out.fn === 'diagnose' ? kg.diagnose({ log, now: '${CLOCK}' }) : kg.cap({ measured: 10, now: '${CLOCK}' });
+out.reports = {};
+for (const name of ${JSON.stringify(Object.keys(LOGS))}) {
+  const log = new Uint8Array(await (await fetch('./' + name)).arrayBuffer());
+  out.reports[name] = kg.diagnose({ log, now: '${CLOCK}' });
+}
 try { kg.cap({ measured: -1 }); } catch (e) { out.refusal = { name: e.name, code: e.code, field: e.field, message: e.message }; }
 try { kg.__trapForTests(); } catch (e) { out.trap = e.code; }
 out.after = kg.cap({ measured: 3, now: '${CLOCK}' }).cap_hours;
@@ -47,7 +53,7 @@ async function freePort() {
 test('a plain HTML page loads the package and answers as the CLI does', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(APP(), 'page-'));
   writeFileSync(join(dir, 'index.html'), PAGE);
-  copyFileSync(LOG, join(dir, 'gpu.csv'));
+  for (const [name, path] of Object.entries(LOGS)) copyFileSync(path, join(dir, name));
   const port = await freePort();
   const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', APP()], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS });
@@ -68,12 +74,16 @@ test('a plain HTML page loads the package and answers as the CLI does', { timeou
     const out = JSON.parse(await page.textContent('#out'));
     assert.deepEqual(problems, []);
     assert.equal(out.beforeInit, 3, 'a call before init() says to call it');
-    const cli = out.fn === 'diagnose' ? runCli(['diagnose', LOG]) : runCli(['cap', '--measured', '10']);
-    assert.deepEqual(out.report, cli.json, `${out.fn} in the page = the CLI's --json`);
+    assert.deepEqual(Object.keys(out.reports).sort(), Object.keys(LOGS).sort());
+    for (const [name, path] of Object.entries(LOGS)) {
+      const cli = runCli(['diagnose', path]);
+      assert.deepEqual(out.reports[name], cli.json, `diagnose of ${name} in the page = the CLI's --json`);
+      assert.ok(out.reports[name].verdicts.includes('input-bound'), `${name}: ${JSON.stringify(out.reports[name].verdicts)}`);
+    }
+    assert.ok(out.reports['real.csv'].span_s > 200, 'the real log is read whole');
     assert.deepEqual(out.refusal, { name: 'KgadviseError', code: 2, field: 'measured', message: 'measured -1: expected a positive number of hours' });
     assert.equal(out.trap, 3);
     assert.equal(out.after, 4.2);
-    console.log(`the page answered ${out.fn}${out.fn === 'cap' ? ' (core does not answer diagnose by request yet)' : ''}`);
   } finally {
     await browser.close();
     server.kill();

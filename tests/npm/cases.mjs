@@ -1,18 +1,23 @@
 // The cases the package must answer as the CLI does, data only (see harness.mjs for what a case is):
 // every case of the rule fixtures (tests/fixtures/rules/*.toml: requests already), the CLI's own examples,
-// and every shared fixture file of each advisor. An advisor that lands in core needs nothing here when its
-// rule fixtures and the rows below already cover it; a new fixture folder or CLI example is one row.
+// every shared fixture file of each advisor, and the real samples of tests/fixtures/realdata (its
+// kaggle-cli/ holds `kaggle kernels` output, which no advisor reads). A new fixture folder or CLI example
+// is one row.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FIXTURES, MALFORMED, camel, entries, isDir, toml } from './harness.mjs';
 
 const fixture = (rel) => join(FIXTURES, rel);
 
-/** Every case of tests/fixtures/rules/<CODE>.toml: `command`, `request`, `files` (under tests/fixtures). */
+/**
+ * Every case of tests/fixtures/rules/<CODE>.toml: `command`, `request`, `files` (under tests/fixtures).
+ * The cases of `bench` (runs the CLI measured) have no function: the package has no `bench`, which runs
+ * and times commands.
+ */
 export function ruleCases() {
   const out = [];
   for (const path of entries(fixture('rules')).filter((p) => p.endsWith('.toml'))) {
-    for (const c of toml(path).case ?? []) {
+    for (const c of (toml(path).case ?? []).filter((c) => c.command !== 'bench')) {
       const files = Object.fromEntries(Object.entries(c.files ?? {}).map(([k, rel]) => [k, fixture(rel)]));
       out.push({ name: `${basename(path, '.toml')}: ${c.name}`, fn: camel(c.command), request: c.request ?? {}, files });
     }
@@ -20,7 +25,10 @@ export function ruleCases() {
   return out;
 }
 
-/** A kernel folder of the fixtures (kernel-metadata.json, its code file, and `args`, the CLI's flags). */
+/**
+ * A kernel folder of the fixtures: kernel-metadata.json and `args`, the CLI's flags (the code file is what
+ * the CLI finds next to the metadata: harness.mjs gives the package the same).
+ */
 function kernelFolder(dir) {
   const argv = existsSync(join(dir, 'args')) ? readFileSync(join(dir, 'args'), 'utf8').split('\n').filter(Boolean) : [];
   const request = {};
@@ -34,17 +42,7 @@ function kernelFolder(dir) {
       i++;
     }
   }
-  const files = { metadata: join(dir, 'kernel-metadata.json') };
-  let codeFile;
-  try {
-    codeFile = JSON.parse(readFileSync(files.metadata, 'utf8')).code_file;
-  } catch {
-    codeFile = undefined;
-  }
-  if (typeof codeFile === 'string' && existsSync(join(dir, codeFile)) && !isDir(join(dir, codeFile))) {
-    files.code = join(dir, codeFile);
-  }
-  return { request, files, cli: ['check', dir, ...argv] };
+  return { request, files: { metadata: join(dir, 'kernel-metadata.json') } };
 }
 
 /** The CLI's examples and every shared fixture, by advisor. */
@@ -77,9 +75,12 @@ export function fixtureCases() {
     { fn: 'worthGpu', request: { task: 'gbdt', rows: 2000000 } },
     { fn: 'worthGpu', request: { task: 'gbdt', rows: 300000, refits: 200 } },
     { fn: 'worthGpu', request: { task: 'dataframe', rows: 50000 } },
-    { fn: 'explain', request: { rule: 'KH001' } },
-    { fn: 'explain', request: { rule: 'matrix.bf16.t4x2' } },
-    { fn: 'explain', request: { rule: 'shape.TpuV5E1' } },
+    { fn: 'explain', request: { id: 'KH001' } },
+    { fn: 'explain', request: { id: 'matrix.bf16.t4x2' } },
+    { fn: 'explain', request: { id: 'shape.TpuV5E1' } },
+    { fn: 'explain', request: { id: 'threshold.cap.factor' } },
+    { fn: 'explain', request: { id: 'KZ999' } },
+    { fn: 'explain', request: { list: true } },
     // diagnose: the three bench rates alone, and every log of the fixtures.
     { fn: 'diagnose', request: { dataRate: 410, computeRate: 980, loopRate: 400 } },
     ...entries(fixture('diagnose'))
@@ -119,21 +120,33 @@ export function fixtureCases() {
         const log = entries(dir).find((p) => /\.(log|txt)$/.test(p) && basename(p) !== 'status.txt');
         return { fn: 'collect', request: { timeoutSeconds: 10800 }, files: { status: join(dir, 'status.txt'), ...(log ? { log } : {}) } };
       }),
-    // compare and fidelity: the statistics fixtures.
+    // compare, prune and fidelity: the statistics fixtures.
     { fn: 'compare', request: { metric: 'auc' }, files: { idea: fixture('stats/binary_idea.csv'), control: fixture('stats/binary_control.csv') } },
+    { fn: 'compare', request: { metric: 'auc' }, files: { idea: fixture('stats/promote_idea.csv'), control: fixture('stats/promote_control.csv') } },
+    { fn: 'compare', request: { metric: 'auc' }, files: { idea: fixture('stats/just_clears_idea.csv'), control: fixture('stats/just_clears_control.csv') } },
     { fn: 'compare', request: { metric: 'logloss', resamples: 1000, seed: 7 }, files: { idea: fixture('stats/binary_idea.csv'), control: fixture('stats/binary_control.csv') } },
     { fn: 'compare', request: { metric: 'rmse' }, files: { idea: fixture('stats/regression_idea.csv'), control: fixture('stats/regression_control.csv'), folds: fixture('stats/baseline_folds.csv') } },
     { fn: 'fidelity', files: { backlog: fixture('stats/fidelity_ideas.csv') } },
     { fn: 'fidelity', files: { backlog: fixture('stats/fidelity_bad.csv') } },
+    ...['early', 'keeping_up', 'trailing'].map((c) => ({ fn: 'prune', files: { baseline: fixture('stats/curves/baseline.json'), current: fixture(`stats/curves/${c}.json`) } })),
+    { fn: 'prune', request: { margin: 0.01 }, files: { baseline: fixture('stats/curves/baseline_folds.json'), current: fixture('stats/curves/trailing.json'), folds: fixture('stats/baseline_folds.csv') } },
     // prune: the curves of tests/tests/stats.rs, given as text.
     { fn: 'prune', request: { baseline: curve(10, [[1, 0.7], [2, 0.75], [3, 0.76], [4, 0.8], [10, 0.9]]), current: curve(10, [[1, 0.6], [2, 0.65], [3, 0.7], [4, 0.71]]), margin: 0.05 } },
     { fn: 'prune', request: { baseline: curve(10, [[1, 0.7], [2, 0.75], [3, 0.76], [4, 0.8], [10, 0.9]]), current: curve(10, [[1, 0.1], [2, 0.1]]) } },
-    // bench history: two records of one bench, given as text.
+    // bench history: the fixtures, and two records of one bench given as text.
+    ...entries(fixture('bench')).filter((p) => p.endsWith('.jsonl')).map((p) => ({ fn: 'benchHistory', files: { history: p } })),
     { fn: 'benchHistory', request: { history: BENCH_HISTORY } },
     { fn: 'benchHistory', request: { history: BENCH_HISTORY, name: 'img' } },
     // inference: per item, and per batch on a P100.
     { fn: 'inference', request: { itemSeconds: 0.9, testItems: 40000, limitHours: 9 } },
     { fn: 'inference', request: { batchSeconds: 2, batchSize: 64, testItems: 100000, limitHours: 1, platform: 'p100' } },
+    // The real samples: every nvidia-smi output, quota reading and kernel metadata.
+    ...['nvidia-smi-csv', 'nvidia-smi-dmon', 'nvidia-smi-query', 'nvidia-smi-table']
+      .flatMap((d) => entries(fixture(`realdata/${d}`)))
+      .map((p) => ({ fn: 'diagnose', files: { log: p } })),
+    ...entries(fixture('realdata/kaggle-quota')).map((p) => ({ fn: 'quota', request: { live: true }, files: { quota: p } })),
+    ...entries(fixture('realdata/kaggle-quota')).map((p) => ({ fn: 'tpu', request: { t4Hours: 20 }, files: { quota: p } })),
+    ...entries(fixture('realdata/kernel-metadata')).map((p) => ({ fn: 'check', request: { timeoutSeconds: 7200 }, files: { metadata: p } })),
   ];
   return rows.map((r) => ({ name: nameOf(r), ...r }));
 }
@@ -158,15 +171,11 @@ function nameOf({ fn, request = {}, files = {} }) {
 
 /**
  * How the package reads each kind of tests/malformed/ (as tests/tests/malformed.rs runs the CLI): the
- * function and the request for one entry. `kernel-folder`: the package reads no folder, so only the
- * entries whose code file is there are requests it can be given (metadata and code as text).
+ * function and the request for one entry (a kernel folder: its metadata, and the code file the CLI finds).
  */
 export const MALFORMED_KINDS = {
   kernel: (p) => ({ fn: 'check', files: { metadata: p } }),
-  'kernel-folder': (p) => {
-    const k = kernelFolder(p);
-    return k.files.code ? { fn: 'check', ...k } : null;
-  },
+  'kernel-folder': (p) => ({ fn: 'check', ...kernelFolder(p) }),
   quota: (p) => ({ fn: 'quota', request: { live: true }, files: { quota: p } }),
   runs: (p) => ({ fn: 'quota', request: { live: true }, files: { quota: fixture('quota/api.json'), runs: p } }),
   collect: (p) => ({ fn: 'collect', files: { report: p } }),
@@ -185,12 +194,7 @@ export function malformedCases() {
   for (const dir of entries(MALFORMED).filter(isDir)) {
     const kind = basename(dir);
     const of = MALFORMED_KINDS[kind];
-    out[kind] = of
-      ? entries(dir).map((p) => {
-          const c = of(p);
-          return c && { name: `${kind}/${basename(p)}`, ...c };
-        }).filter(Boolean)
-      : null;
+    out[kind] = of ? entries(dir).map((p) => ({ name: `${kind}/${basename(p)}`, ...of(p) })) : null;
   }
   return out;
 }

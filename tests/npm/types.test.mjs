@@ -25,18 +25,16 @@ function literal(value) {
 
 test('the declarations type every request and report the package gives, and every export', { timeout: 120_000 }, async () => {
   const kg = await kgadvise();
-  const answered = new Set(kg.advisors());
   const lines = ["import * as kg from 'kgadvise';", "import type { KgadviseError } from 'kgadvise';", ''];
   let n = 0;
   for (const c of [...ruleCases(), ...fixtureCases()]) {
-    if (!answered.has(c.fn)) continue;
     const a = answer(kg, c);
     lines.push(`// ${c.name.replace(/\n/g, ' ')}`);
     lines.push(`const q${n}: Parameters<typeof kg.${c.fn}>[0] = ${literal(jsRequest(c))};`);
     if (a.report) lines.push(`const r${n}: ReturnType<typeof kg.${c.fn}> = ${JSON.stringify(a.report)};`);
     n++;
   }
-  assert.ok(n > 0, 'no case of an answered advisor');
+  assert.ok(n > 0, 'no case');
   const names = Object.keys(kg).filter((k) => k !== '__trapForTests');
   lines.push(`const exported: { [K in keyof typeof kg]: true } = { ${names.map((k) => `${k}: true`).join(', ')} };`);
   lines.push("const e: KgadviseError = new kg.KgadviseError('x'); const code: 2 | 3 = e.code; const field: string = e.field;");

@@ -15,7 +15,7 @@ use kgadvise_core::text::when::rfc3339;
 use crate::child::{interrupted, run_command};
 use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
-use crate::output::{CliError, Global, clock, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit, file_text, render_findings, table};
 
 const EXAMPLES: &str = "Examples:
   kgadvise bench --run \"python src/train_image.py --folds 0 --epochs 1\"
@@ -63,9 +63,9 @@ pub struct Args {
 }
 
 /// The history file's text; a file not there yet is an empty history.
-fn read_history(path: &str) -> Result<String, CliError> {
+fn read_history(command: &str, path: &str) -> Result<String, CliError> {
     match std::fs::read(path) {
-        Ok(bytes) => Ok(kgadvise_core::text::decode_input(&bytes).into_owned()),
+        Ok(bytes) => file_text(command, "history", path, &bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(CliError::usage(format!(
             "{path}: cannot read the bench history: {e}; expected a readable JSON lines file"
@@ -77,7 +77,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let files = [("history", args.history_file.as_str())];
     if args.history {
         let request = BenchHistoryRequest {
-            history: read_history(&args.history_file)?,
+            history: read_history("bench-history", &args.history_file)?,
             name: args.name.clone(),
             now: global.now.clone(),
             set: global.overrides(),
@@ -98,7 +98,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         data_rate: args.rates.data_rate,
         compute_rate: args.rates.compute_rate,
         loop_rate: args.rates.loop_rate,
-        history: read_history(&args.history_file)?,
+        history: read_history("bench", &args.history_file)?,
         now: global.now.clone(),
         set: global.overrides(),
     };

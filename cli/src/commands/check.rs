@@ -8,9 +8,8 @@ use std::process::ExitCode;
 
 use kgadvise_core::kernel::{self, CheckReport, CheckRequest};
 use kgadvise_core::rulebook::Thresholds;
-use kgadvise_core::text::decode_input;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train                       a kernel folder (reads kernel-metadata.json)
@@ -160,7 +159,12 @@ fn find_code(
         ))
     })?;
     Ok(FoundCode {
-        text: Some(decode_input(&bytes).into_owned()),
+        text: Some(file_text(
+            "check",
+            "code",
+            &found.display().to_string(),
+            &bytes,
+        )?),
         bytes: Some(bytes.len() as u64),
         path: Some(found.display().to_string()),
     })
@@ -175,12 +179,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let quota = args
         .quota
         .as_deref()
-        .map(super::quota::read_input)
+        .map(|p| super::quota::read_input("check", "quota", p))
         .transpose()?;
     let runs = args
         .runs
         .as_deref()
-        .map(super::quota::read_input)
+        .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
     let request = CheckRequest {
         metadata,

@@ -7,10 +7,9 @@ use std::process::ExitCode;
 use kgadvise_core::kernel::run_report::{
     self, CollectReport, CollectRequest, FoldOutcome, SessionSummary,
 };
-use kgadvise_core::text::decode_input;
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kgadvise collect runs/effb0-train/kg_run.json
@@ -53,8 +52,8 @@ fn read_stdin() -> Result<Vec<u8>, CliError> {
     Ok(buf)
 }
 
-/// A status or log file's name and text (decoded as every input is), or stdin's.
-fn read_text(file: &str, expected: &str) -> Result<(String, String), CliError> {
+/// A status or log file's name and text (its field's decoding, core's `request::text_of`), or stdin's.
+fn read_text(field: &str, file: &str, expected: &str) -> Result<(String, String), CliError> {
     let bytes = if file == "-" {
         read_stdin()?
     } else {
@@ -63,7 +62,7 @@ fn read_text(file: &str, expected: &str) -> Result<(String, String), CliError> {
         })?
     };
     let name = if file == "-" { "<stdin>" } else { file };
-    Ok((name.to_string(), decode_input(&bytes).into_owned()))
+    Ok((name.to_string(), file_text("collect", field, name, &bytes)?))
 }
 
 /// The report's name and bytes: a file, a folder's kg_run.json, or stdin.
@@ -104,8 +103,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let (name, report) = match &args.file {
         Some(file) => {
             let (name, bytes) = read_report(file)?;
-            let report = run_report::report_text(&bytes)
-                .map_err(|e| CliError::request(e, &[("report", name.as_str())]))?;
+            let report = file_text("collect", "report", &name, &bytes)?;
             (Some(name), report)
         }
         None => (None, String::new()),
@@ -113,12 +111,18 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let status = args
         .status
         .as_deref()
-        .map(|f| read_text(f, "the output of `kaggle kernels status <owner>/<slug>`"))
+        .map(|f| {
+            read_text(
+                "status",
+                f,
+                "the output of `kaggle kernels status <owner>/<slug>`",
+            )
+        })
         .transpose()?;
     let log = args
         .log
         .as_deref()
-        .map(|f| read_text(f, "the kernel's log (kaggle kernels output)"))
+        .map(|f| read_text("log", f, "the kernel's log (kaggle kernels output)"))
         .transpose()?;
     let name_of =
         |x: &Option<(String, String)>| x.as_ref().map(|(n, _)| n.clone()).unwrap_or_default();

@@ -8,7 +8,9 @@ use kgadvise_core::stats::compare::{
 use kgadvise_core::stats::npy::FileBytes;
 use kgadvise_core::text::number::fixed;
 
-use crate::output::{CliError, Global, clock, emit, render_findings, table as text_table};
+use crate::output::{
+    CliError, Global, clock, emit, file_text, render_findings, table as text_table,
+};
 
 const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
@@ -112,16 +114,22 @@ fn truth_spec(spec: &str) -> Result<(&str, &str), CliError> {
 }
 
 /// The predictions of one model as the request takes them: a folder's fold arrays, or a CSV's text.
-fn predictions(flag: &str, path: &str) -> Result<(String, Option<Artifacts>), CliError> {
+fn predictions(
+    field: &str,
+    flag: &str,
+    path: &str,
+) -> Result<(String, Option<Artifacts>), CliError> {
     if path != "-" && Path::new(path).is_dir() {
         Ok((String::new(), Some(read_artifacts(flag, path)?)))
     } else {
-        Ok((read_text(flag, path)?, None))
+        Ok((read_text("compare", field, flag, path)?, None))
     }
 }
 
-/// Reads a file, or stdin for `-`; a failure names the flag and the path.
-pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
+/// Reads `command`'s file input `field` (given as `flag`) from a file, or stdin for `-`, decoded as core
+/// decodes that field; a failure to read names the flag and the path, text that cannot be decoded the path
+/// (as every later error about the field does).
+pub fn read_text(command: &str, field: &str, flag: &str, path: &str) -> Result<String, CliError> {
     let bytes = if path == "-" {
         let mut b = Vec::new();
         std::io::stdin()
@@ -135,10 +143,7 @@ pub fn read_text(flag: &str, path: &str) -> Result<String, CliError> {
             ))
         })?
     };
-    // UTF-8 or UTF-16 (PowerShell's `>`), a BOM dropped: the decoder of every input.
-    kgadvise_core::text::decode_strict(&bytes)
-        .map(|t| t.into_owned())
-        .map_err(|e| CliError::usage(format!("{flag} {path}: {e}; expected a CSV/JSON text file")))
+    file_text(command, field, path, &bytes)
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
@@ -147,12 +152,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             "--idea and --control cannot both be stdin (-)",
         ));
     }
-    let (idea, idea_artifacts) = predictions("--idea", &args.idea)?;
-    let (control, control_artifacts) = predictions("--control", &args.control)?;
+    let (idea, idea_artifacts) = predictions("idea", "--idea", &args.idea)?;
+    let (control, control_artifacts) = predictions("control", "--control", &args.control)?;
     let truth = match &args.truth {
         Some(spec) => {
             let (file, column) = truth_spec(spec)?;
-            Some((file, column, read_text("--truth", file)?))
+            Some((
+                file,
+                column,
+                read_text("compare", "truth", "--truth", file)?,
+            ))
         }
         None => None,
     };
@@ -175,7 +184,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         fold: args.fold,
         metric: args.metric.clone(),
         folds: match &args.folds {
-            Some(path) => Some(read_text("--folds", path)?),
+            Some(path) => Some(read_text("compare", "folds", "--folds", path)?),
             None => None,
         },
         resamples: args.resamples,

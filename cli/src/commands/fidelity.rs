@@ -23,7 +23,7 @@ pub struct Args {
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = FidelityRequest {
-        backlog: read_text("FILE", &args.file)?,
+        backlog: read_text("fidelity", "backlog", "FILE", &args.file)?,
         now: global.now.clone(),
         set: global.overrides(),
     };

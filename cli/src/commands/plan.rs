@@ -61,7 +61,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let quota = args
         .quota
         .as_deref()
-        .map(|path| quota_input(path, args.live, None))
+        .map(|path| quota_input("plan", path, args.live, None))
         .transpose()?;
     let request = PlanRequest {
         deadline: Some(args.deadline.clone()),
@@ -72,7 +72,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         tpu_remaining: args.tpu_remaining,
         refresh_at: args.refresh_at.clone(),
         reserved: args.reserved,
-        runs: args.runs.as_deref().map(read_input).transpose()?,
+        runs: args
+            .runs
+            .as_deref()
+            .map(|p| read_input("plan", "runs", p))
+            .transpose()?,
         fold_hours: args.fold_hours,
         folds: args.folds,
         screens_per_promotion: args.screens_per_promotion,

@@ -40,12 +40,12 @@ pub struct Args {
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = PruneRequest {
-        baseline: read_text("--baseline", &args.baseline)?,
-        current: read_text("--current", &args.current)?,
+        baseline: read_text("prune", "baseline", "--baseline", &args.baseline)?,
+        current: read_text("prune", "current", "--current", &args.current)?,
         margin: args.margin,
         min_frac: args.min_frac,
         folds: match &args.folds {
-            Some(path) => Some(read_text("--folds", path)?),
+            Some(path) => Some(read_text("prune", "folds", "--folds", path)?),
             None => None,
         },
         now: global.now.clone(),

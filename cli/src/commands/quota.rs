@@ -6,7 +6,7 @@ use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState};
 use kgadvise_core::text::number::fixed;
 use kgadvise_core::text::when::display_utc;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
 
 const EXAMPLES: &str = "Examples:
   kaggle quota -v | kgadvise quota -
@@ -39,21 +39,22 @@ pub struct Args {
     pub read_at: Option<String>,
 }
 
-/// Reads a text input: a file or `-` for stdin. Errors name the input.
-pub fn read_input(path: &str) -> Result<String, CliError> {
+/// Reads `command`'s file input `field`: a file or `-` for stdin, decoded as core decodes that field.
+/// Errors name the input.
+pub fn read_input(command: &str, field: &str, path: &str) -> Result<String, CliError> {
     if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| CliError::usage(format!("stdin: cannot read: {e}")))?;
-        return Ok(quota::decode_text(&buf));
+        return file_text(command, field, "stdin", &buf);
     }
     let bytes = std::fs::read(path).map_err(|e| {
         CliError::usage(format!(
             "{path}: cannot read: {e}; expected a readable text file (- for stdin)"
         ))
     })?;
-    Ok(quota::decode_text(&bytes))
+    file_text(command, field, path, &bytes)
 }
 
 /// The quota file's modification time, RFC 3339 to the fraction of a second: a saved figure is as old as
@@ -74,10 +75,15 @@ pub struct QuotaInput {
 }
 
 /// Reads a quota input: FILE or `-` for stdin, with `--live` and `--read-at`.
-pub fn quota_input(path: &str, live: bool, read_at: Option<&str>) -> Result<QuotaInput, CliError> {
+pub fn quota_input(
+    command: &str,
+    path: &str,
+    live: bool,
+    read_at: Option<&str>,
+) -> Result<QuotaInput, CliError> {
     let live = live || path == "-";
     Ok(QuotaInput {
-        text: read_input(path)?,
+        text: read_input(command, "quota", path)?,
         live,
         read_at: if live {
             None
@@ -116,10 +122,13 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             )));
         }
     };
-    let input = quota_input(&path, args.live, args.read_at.as_deref())?;
+    let input = quota_input("quota", &path, args.live, args.read_at.as_deref())?;
     let request = QuotaRequest {
         quota: input.text,
-        runs: runs.as_deref().map(read_input).transpose()?,
+        runs: runs
+            .as_deref()
+            .map(|p| read_input("quota", "runs", p))
+            .transpose()?,
         live: input.live,
         read_at: input.read_at,
         now: global.now.clone(),

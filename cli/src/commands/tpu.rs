@@ -46,7 +46,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         queue_hours: args.queue_hours,
         tpu_remaining: args.tpu_remaining,
         refresh_at: args.refresh_at.clone(),
-        quota: args.quota.as_deref().map(read_input).transpose()?,
+        quota: args
+            .quota
+            .as_deref()
+            .map(|p| read_input("tpu", "quota", p))
+            .transpose()?,
         now: global.now.clone(),
         set: global.overrides(),
     };

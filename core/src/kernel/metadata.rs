@@ -136,7 +136,7 @@ fn refuse_big(size: usize, thresholds: &Thresholds) -> Result<(), RequestError> 
 /// most one byte more than the limit.
 pub fn metadata_text(bytes: &[u8], thresholds: &Thresholds) -> Result<String, RequestError> {
     refuse_big(bytes.len(), thresholds)?;
-    super::text_of_file("metadata", bytes, "kernel-metadata.json text").map_err(km001)
+    crate::request::text_of("check", "metadata", bytes)
 }
 
 /// Reads kernel metadata text. Syntax errors name the line and column; a value that is not an object, a

@@ -141,7 +141,7 @@ impl Report for CollectReport {
 /// The `report` text of a file's bytes (UTF-8 or UTF-16, a BOM dropped); binary data and bytes that are
 /// not text are refused.
 pub fn report_text(bytes: &[u8]) -> Result<String, RequestError> {
-    super::text_of_file("report", bytes, EXPECTED)
+    crate::request::text_of("collect", "report", bytes)
 }
 
 /// The run as read, and what follows from it: what every run-report rule reads.
