@@ -189,8 +189,8 @@ def compare(
     idea: Optional[Text] = None,
     control: Optional[Text] = None,
     metric: str,
-    idea_artifacts: Optional[Mapping[str, str]] = None,
-    control_artifacts: Optional[Mapping[str, str]] = None,
+    idea_artifacts: Optional[Union[os.PathLike[str], Mapping[str, str]]] = None,
+    control_artifacts: Optional[Union[os.PathLike[str], Mapping[str, str]]] = None,
     truth: Optional[Text] = None,
     truth_column: Optional[str] = None,
     groups: Optional[str] = None,
@@ -205,10 +205,9 @@ def compare(
     """Should an idea be promoted? A paired bootstrap of its predictions against its control's.
 
     The predictions are CSV text (``idea``, ``control``) or kgkit's artifacts folders
-    (``idea_artifacts``, ``control_artifacts``: ``{file name: base64 of the file's bytes}`` holding
-    ``fold<k>_oof.npy`` and ``fold<k>_idx.npy``, e.g. ``{p.name: base64.b64encode(p.read_bytes()).decode()
-    for p in Path("artifacts/idea").glob("fold*_[oi][od][fx].npy")}``) with ``truth`` (the training
-    table) and ``truth_column``."""
+    (``idea_artifacts``, ``control_artifacts``: the folder, ``Path("artifacts/idea")``, or its files as
+    ``{file name: base64 of the file's bytes}`` holding ``fold<k>_oof.npy`` and ``fold<k>_idx.npy``) with
+    ``truth`` (the training table) and ``truth_column``."""
 
 def prune(
     *,

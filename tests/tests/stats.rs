@@ -1270,6 +1270,69 @@ fn artifacts_compare_as_their_csv_and_match_numpy() {
     }
 }
 
+/// The request's keys as flags (`--idea-artifacts`, `--control-artifacts`, `--truth FILE --truth-column
+/// COLUMN`) give the answer of `--idea DIR --control DIR --truth FILE:COLUMN`; an error names the flag.
+#[test]
+fn artifacts_by_their_request_keys_as_flags() {
+    let (idea, control, train) = (
+        path("stats/artifacts/idea"),
+        path("stats/artifacts/control"),
+        path("stats/artifacts/train.csv"),
+    );
+    let spec = format!("{train}:target");
+    let short = json_of(&compare_args(
+        &idea,
+        &control,
+        &["--truth", &spec, "--json"],
+    ));
+    let keyed = json_of(&run(&[
+        "compare",
+        "--idea-artifacts",
+        &idea,
+        "--control-artifacts",
+        &control,
+        "--truth",
+        &train,
+        "--truth-column",
+        "target",
+        "--metric",
+        "auc",
+        "--json",
+    ]));
+    for key in ["rows", "gain", "se", "z", "fold_t", "decision", "findings"] {
+        assert_eq!(short[key], keyed[key], "{key}");
+    }
+    let out = run(&[
+        "compare",
+        "--idea-artifacts",
+        &idea,
+        "--control-artifacts",
+        &control,
+        "--truth",
+        &train,
+        "--truth-column",
+        "nope",
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("--truth-column nope: no column `nope`"), "{e}");
+    // the folder and a CSV for the same model cannot both be given
+    let out = run(&[
+        "compare",
+        "--idea",
+        &idea,
+        "--idea-artifacts",
+        &idea,
+        "--control",
+        &control,
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn artifacts_folds_labels_and_the_csv_fold() {
     let truth = format!("{}:label", path("stats/artifacts/train.csv"));

@@ -26,11 +26,13 @@ Optional columns:
   id     pair rows by id when both files have it (else by order); different rows exit 2
   fold   per-fold paired t over 2+ folds, and the majority-of-folds condition
   group  the bootstrap resamples whole groups (patients, sessions) instead of rows
-kgkit's artifacts (--idea DIR, --control DIR): artifacts/<name>/ with fold<k>_oof.npy and
-  fold<k>_idx.npy (the rows' positions in the --truth file, 0 = its first data row); each fold is
-  the k of its files (no folds.csv needed); --fold K compares one fold, else every fold both hold.
-  --truth FILE:COLUMN gives y_true (text labels become sorted-class codes, as kgkit encodes them);
-  --groups COLUMN (of the --truth file) resamples whole groups. With CSV predictions --fold K keeps
+kgkit's artifacts (--idea DIR, --control DIR; or --idea-artifacts DIR, --control-artifacts DIR):
+  artifacts/<name>/ with fold<k>_oof.npy and fold<k>_idx.npy (the rows' positions in the --truth
+  file, 0 = its first data row); each fold is the k of its files (no folds.csv needed); --fold K
+  compares one fold, else every fold both hold (KS008 says which were left out).
+  --truth FILE:COLUMN (or --truth FILE --truth-column COLUMN) gives y_true (text labels become
+  sorted-class codes, as kgkit encodes them); --groups COLUMN (of the --truth file) resamples
+  whole groups. With CSV predictions --fold K keeps
   the rows whose fold column is K.
 Baseline fold scores (--folds): the baseline's per-fold CV scores, a CSV with a `score`
   column (e.g. fold,score) or one number a line; a gain > 3x their std flags leakage.
@@ -47,11 +49,25 @@ Seeded: same input, same answer.";
 pub struct Args {
     /// The idea's out-of-fold predictions: a CSV (`-` = stdin), or kgkit's artifacts folder
     /// (artifacts/<name>/ with fold<k>_oof.npy and fold<k>_idx.npy; needs --truth).
-    #[arg(long, value_name = "FILE|DIR")]
-    pub idea: String,
+    #[arg(
+        long,
+        value_name = "FILE|DIR",
+        required_unless_present = "idea_artifacts"
+    )]
+    pub idea: Option<String>,
     /// The control screen's predictions on the same rows: a CSV, or its artifacts folder.
-    #[arg(long, value_name = "FILE|DIR")]
-    pub control: String,
+    #[arg(
+        long,
+        value_name = "FILE|DIR",
+        required_unless_present = "control_artifacts"
+    )]
+    pub control: Option<String>,
+    /// The idea's artifacts folder, said as such (the request key `ideaArtifacts`; --idea DIR is the same).
+    #[arg(long, value_name = "DIR", conflicts_with = "idea")]
+    pub idea_artifacts: Option<String>,
+    /// The control's artifacts folder, said as such (--control DIR is the same).
+    #[arg(long, value_name = "DIR", conflicts_with = "control")]
+    pub control_artifacts: Option<String>,
     /// rmse, mae, logloss, auc or accuracy.
     #[arg(long, value_name = "M")]
     pub metric: String,
@@ -70,6 +86,9 @@ pub struct Args {
     /// With artifacts folders: the training table and its truth column, e.g. data/train.csv:target.
     #[arg(long, value_name = "FILE:COLUMN")]
     pub truth: Option<String>,
+    /// The truth column, when --truth is the file alone (the request key `truthColumn`).
+    #[arg(long, value_name = "COLUMN")]
+    pub truth_column: Option<String>,
     /// With artifacts folders: the --truth file's column of groups (patients, sessions), resampled whole.
     #[arg(long, value_name = "COLUMN")]
     pub groups: Option<String>,
@@ -113,17 +132,44 @@ fn truth_spec(spec: &str) -> Result<(&str, &str), CliError> {
     }
 }
 
-/// The predictions of one model as the request takes them: a folder's fold arrays, or a CSV's text.
-fn predictions(
+/// The predictions of one model as the request takes them, and the path they were read from: the fold
+/// arrays of `folder` (`--idea-artifacts`) or of a folder given as `path` (`--idea`), or a CSV's text.
+fn predictions<'a>(
     field: &str,
-    flag: &str,
-    path: &str,
-) -> Result<(String, Option<Artifacts>), CliError> {
-    if path != "-" && Path::new(path).is_dir() {
-        Ok((String::new(), Some(read_artifacts(flag, path)?)))
-    } else {
-        Ok((read_text("compare", field, flag, path)?, None))
+    (path, folder): (Option<&'a str>, Option<&'a str>),
+) -> Result<(String, Option<Artifacts>, &'a str), CliError> {
+    let flag = format!("--{field}");
+    match (path, folder) {
+        (_, Some(dir)) => Ok((
+            String::new(),
+            Some(read_artifacts(&format!("--{field}-artifacts"), dir)?),
+            dir,
+        )),
+        (Some(path), None) if path != "-" && Path::new(path).is_dir() => {
+            Ok((String::new(), Some(read_artifacts(&flag, path)?), path))
+        }
+        (Some(path), None) => Ok((read_text("compare", field, &flag, path)?, None, path)),
+        (None, None) => Err(CliError::usage(format!(
+            "{flag}: expected a CSV of predictions or kgkit's artifacts folder"
+        ))),
     }
+}
+
+/// The `--truth` file, its column and its text: `--truth FILE:COLUMN`, or `--truth FILE --truth-column
+/// COLUMN`.
+fn truth<'a>(args: &'a Args) -> Result<Option<(&'a str, &'a str, String)>, CliError> {
+    let Some(spec) = args.truth.as_deref() else {
+        return Ok(None);
+    };
+    let (file, column) = match args.truth_column.as_deref() {
+        Some(column) => (spec, column),
+        None => truth_spec(spec)?,
+    };
+    Ok(Some((
+        file,
+        column,
+        read_text("compare", "truth", "--truth", file)?,
+    )))
 }
 
 /// Reads `command`'s file input `field` (given as `flag`) from a file, or stdin for `-`, decoded as core
@@ -147,24 +193,20 @@ pub fn read_text(command: &str, field: &str, flag: &str, path: &str) -> Result<S
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    if args.idea == "-" && args.control == "-" {
+    if args.idea.as_deref() == Some("-") && args.control.as_deref() == Some("-") {
         return Err(CliError::usage(
             "--idea and --control cannot both be stdin (-)",
         ));
     }
-    let (idea, idea_artifacts) = predictions("idea", "--idea", &args.idea)?;
-    let (control, control_artifacts) = predictions("control", "--control", &args.control)?;
-    let truth = match &args.truth {
-        Some(spec) => {
-            let (file, column) = truth_spec(spec)?;
-            Some((
-                file,
-                column,
-                read_text("compare", "truth", "--truth", file)?,
-            ))
-        }
-        None => None,
-    };
+    let (idea, idea_artifacts, idea_path) = predictions(
+        "idea",
+        (args.idea.as_deref(), args.idea_artifacts.as_deref()),
+    )?;
+    let (control, control_artifacts, control_path) = predictions(
+        "control",
+        (args.control.as_deref(), args.control_artifacts.as_deref()),
+    )?;
+    let truth = truth(&args)?;
     // `--groups FILE:COLUMN` of the --truth file is its column too (kgkit's spelling)
     let groups = args
         .groups
@@ -198,17 +240,17 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     // A problem with both files together (different rows, a metric undefined on them) names both.
-    let both = format!("--idea {} / --control {}", args.idea, args.control);
-    let truth_flag = args
-        .truth
-        .as_deref()
-        .map(|spec| format!("--truth {spec}"))
-        .unwrap_or_default();
+    let both = format!("--idea {idea_path} / --control {control_path}");
+    let truth_flag = match (&args.truth, &args.truth_column) {
+        (_, Some(column)) => format!("--truth-column {column}"),
+        (Some(spec), None) => format!("--truth {spec}"),
+        (None, None) => String::new(),
+    };
     let mut files = vec![
-        ("idea", args.idea.as_str()),
-        ("control", args.control.as_str()),
-        ("ideaArtifacts", args.idea.as_str()),
-        ("controlArtifacts", args.control.as_str()),
+        ("idea", idea_path),
+        ("control", control_path),
+        ("ideaArtifacts", idea_path),
+        ("controlArtifacts", control_path),
         ("truthColumn", truth_flag.as_str()),
         ("", both.as_str()),
     ];
