@@ -157,7 +157,7 @@ fn predictions<'a>(
 
 /// The `--truth` file, its column and its text: `--truth FILE:COLUMN`, or `--truth FILE --truth-column
 /// COLUMN`.
-fn truth<'a>(args: &'a Args) -> Result<Option<(&'a str, &'a str, String)>, CliError> {
+fn truth(args: &Args) -> Result<Option<(&str, &str, String)>, CliError> {
     let Some(spec) = args.truth.as_deref() else {
         return Ok(None);
     };
