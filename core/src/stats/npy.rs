@@ -41,6 +41,9 @@ impl<'de> Deserialize<'de> for FileBytes {
     }
 }
 
+/// A folder of binary files (kgkit's artifacts folder): its files by name.
+pub type Artifacts = std::collections::BTreeMap<String, FileBytes>;
+
 /// The numbers of a 1-D `.npy` array (or an `(n, 1)` one): floats, integers or booleans, as f64.
 /// The error says what the file holds and what was expected.
 pub fn read_numbers(bytes: &[u8]) -> Result<Vec<f64>, String> {
@@ -167,17 +170,19 @@ mod read {
     }
 }
 
+/// Why a build without the `npy` feature (the web page's) answers no request with `.npy` files.
+#[cfg(not(feature = "npy"))]
+pub const NOT_IN_THIS_BUILD: &str = "this build of kgadvise reads no .npy files (the web page is built \
+    without them); use the kgadvise command, the npm package or the Python wheel, or give CSV predictions";
+
 #[cfg(not(feature = "npy"))]
 mod read {
-    const NOT_HERE: &str = "this build of kgadvise reads no .npy files (the web page is built without \
-        them); use the kgadvise command, the npm package or the Python wheel, or give CSV predictions";
-
     pub fn numbers(_: &[u8]) -> Result<Vec<f64>, String> {
-        Err(NOT_HERE.to_string())
+        Err(super::NOT_IN_THIS_BUILD.to_string())
     }
 
     pub fn indices(_: &[u8]) -> Result<Vec<u64>, String> {
-        Err(NOT_HERE.to_string())
+        Err(super::NOT_IN_THIS_BUILD.to_string())
     }
 }
 

@@ -279,6 +279,7 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
     Ok(out)
 }
 
+#[cfg(feature = "npy")] // kgkit's artifacts only: the page is built without them
 /// The truth of a training table (`--truth train.csv:target`) for kgkit's artifacts, whose
 /// `fold<k>_idx.npy` hold row positions in it (0 = the first data row).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -294,6 +295,7 @@ pub struct Truth {
     pub line: Vec<u64>,
 }
 
+#[cfg(feature = "npy")]
 /// The column index of `name` in a header, or an error on `field` listing the columns found.
 fn column_of(
     index: &HashMap<String, usize>,
@@ -316,6 +318,7 @@ fn column_of(
         })
 }
 
+#[cfg(feature = "npy")]
 /// Reads the truth column `column` (and the group column `groups`) of a training table's CSV text, the
 /// request field `truth`. Numbers are kept as numbers; a column with any other text is encoded as
 /// sorted-class codes, as kgkit encodes string and boolean labels. Errors name `truth`, `truthColumn`
@@ -527,6 +530,7 @@ mod tests {
         assert!(read_scores("", "f").is_err());
     }
 
+    #[cfg(feature = "npy")]
     #[test]
     fn truth_columns_as_numbers_or_sorted_classes() {
         let t = read_truth(

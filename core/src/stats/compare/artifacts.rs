@@ -18,12 +18,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::pair::{CONTROL, IDEA, Paired, RowLabels, list};
 use crate::request::RequestError;
-use crate::stats::npy::{FileBytes, read_indices, read_numbers};
+use crate::stats::npy::{Artifacts, read_indices, read_numbers};
 use crate::stats::table::Truth;
 use crate::text::number::shortest;
-
-/// An artifacts folder: its files by name.
-pub type Artifacts = BTreeMap<String, FileBytes>;
 
 /// A folder's folds: k → (the bytes of `fold<k>_oof.npy`, of `fold<k>_idx.npy`).
 type FoldFiles<'a> = BTreeMap<u32, (&'a [u8], &'a [u8])>;

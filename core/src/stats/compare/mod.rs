@@ -27,6 +27,8 @@
 //! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules (KS001 to
 //! KS007) are one function each over the measured comparison (`CompareRun`).
 
+// kgkit's artifacts (.npy): the page is built without them (core's `npy` feature), for its size budget
+#[cfg(feature = "npy")]
 mod artifacts;
 mod bootstrap;
 mod pair;
@@ -37,14 +39,16 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-pub use artifacts::{Artifacts, is_fold_array};
+pub use crate::stats::npy::Artifacts;
+#[cfg(feature = "npy")]
+pub use artifacts::is_fold_array;
 pub use bootstrap::{
     GainSummary, bootstrap_gains, percentile_sorted, resample_gain, sd, summarise,
 };
 use pair::{Paired, RowLabels, pair};
 
 use super::metrics::{Metric, MetricError, Prepared};
-use super::table::{read_predictions, read_scores, read_truth};
+use super::table::{read_predictions, read_scores};
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
@@ -255,6 +259,17 @@ fn paired_of(request: &CompareRequest) -> Result<Paired, RequestError> {
             None => Ok(paired),
         };
     };
+    paired_of_artifacts(request, idea_files)
+}
+
+/// The paired rows of kgkit's artifacts folders (`ideaArtifacts`, `controlArtifacts`, one of them
+/// `idea_files`) with the truth table.
+#[cfg(feature = "npy")]
+fn paired_of_artifacts(
+    request: &CompareRequest,
+    idea_files: &Artifacts,
+) -> Result<Paired, RequestError> {
+    let (idea_artifacts, control_artifacts) = (&request.idea_artifacts, &request.control_artifacts);
     if idea_artifacts.is_none() || control_artifacts.is_none() {
         let (folder, csv) = if idea_artifacts.is_some() {
             ("idea", "control")
@@ -291,13 +306,22 @@ fn paired_of(request: &CompareRequest) -> Result<Paired, RequestError> {
              truth column (--truth data/train.csv:target)",
         ));
     };
-    let truth = read_truth(truth, column, request.groups.as_deref())?;
+    let truth = super::table::read_truth(truth, column, request.groups.as_deref())?;
     artifacts::pair_artifacts(
         idea_files,
         control_artifacts.as_ref().unwrap_or(idea_files),
         &truth,
         request.fold,
     )
+}
+
+/// Without the `npy` feature (the page's build) kgkit's artifacts are not read.
+#[cfg(not(feature = "npy"))]
+fn paired_of_artifacts(_: &CompareRequest, _: &Artifacts) -> Result<Paired, RequestError> {
+    Err(RequestError::new(
+        "ideaArtifacts",
+        crate::stats::npy::NOT_IN_THIS_BUILD,
+    ))
 }
 
 fn metric_of(name: &str) -> Result<Metric, RequestError> {
