@@ -167,7 +167,8 @@ pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> 
         } else {
             format!("curve {i}: ")
         };
-        let c: Curve = serde_json::from_value(item).map_err(|e| {
+        // core's reader, not serde_json::from_value: the same words, without serde's float printer in the wasm
+        let c: Curve = crate::text::json::from_value(&item).map_err(|e| {
             RequestError::new(
                 field,
                 format!(

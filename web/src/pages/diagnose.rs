@@ -16,6 +16,7 @@ use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::paste::PasteArea;
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
@@ -231,6 +232,13 @@ fn stream_on_change(
     });
 }
 
+/// A 2xT4 run that trains on one GPU only.
+pub const EXAMPLE: Example = Example {
+    what: "an nvidia-smi log of a 2xT4 run whose second GPU sits idle",
+    typed: &[],
+    files: &[("log", "diagnose/second-gpu-idle.csv")],
+};
+
 #[component]
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
@@ -292,6 +300,10 @@ pub fn DiagnosePage() -> impl IntoView {
                 "Why is the run slow, and is it wasting GPU quota? Paste or drop an nvidia-smi log (CSV from --query-gpu, "
                 "the default table, dmon, -q text or XML), or type the three bench rates. The log never leaves this page."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![ExampleSlot { field: "log", text: log, file: None }]
+            />
             <PasteArea
                 id="log-paste"
                 label=label("log")
