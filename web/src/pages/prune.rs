@@ -107,6 +107,7 @@ pub fn decision_key(d: PruneDecision) -> &'static str {
         PruneDecision::Prune => "prune",
         PruneDecision::Continue => "continue",
         PruneDecision::TooEarly => "too-early",
+        PruneDecision::NoMargin => "no-margin",
     }
 }
 
@@ -142,7 +143,11 @@ fn prune_view(r: PruneReport) -> AnyView {
         ("trails by (positive = worse)", fixed(r.trail, 4)),
         (
             "margin",
-            format!("{} ({})", fixed(r.margin, 4), r.margin_source),
+            // no margin (KS013): core's source says so ("none")
+            r.margin.map_or_else(
+                || r.margin_source.to_string(),
+                |m| format!("{} ({})", fixed(m, 4), r.margin_source),
+            ),
         ),
         (
             "better is",
