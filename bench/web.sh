@@ -5,9 +5,11 @@
 # what the service worker sw.js caches besides at first visit: the manifest and icons).
 # Budget (issues 9 and 17): wasm + js + css <= 320 KB gzipped, sw.js included. Prints a Markdown table for
 # BENCHMARKS.md `## web`.
-# Then times paste-to-verdict on the Diagnose page for a 24 h, 1 Hz, 2-GPU CSV log (172,800 rows, made by
-# bench/gen_nvsmi_log.py) in headless Chromium (bench/web-paste.mjs). Budget: <= 1 s.
-# Usage: bench/web.sh [--no-build]
+# Then times the 24 h, 1 Hz, 2-GPU CSV log (172,800 rows, 11.5 MB, made by bench/gen_nvsmi_log.py) from
+# Ctrl+V in the Diagnose box (the real clipboard), from a file pick and from a drop to the drawn verdict, in
+# headless Chromium (bench/web-paste.mjs). Budget: <= 250 ms median each.
+# BEFORE_DIST=DIR also serves another build (e.g. main before a change) and measures both, interleaved.
+# Usage: [RUNS=7] [BEFORE_DIST=DIR] bench/web.sh [--no-build]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -34,15 +36,23 @@ printf '\nwasm + js + css gzipped: %d bytes = %.1f KB (budget %d KB: %s)\n' \
   "$([ "$budget_gz" -le "$BUDGET" ] && echo within || echo OVER)"
 size_ok=$([ "$budget_gz" -le "$BUDGET" ] && echo 1 || echo 0)
 
-# paste-to-verdict
+# paste-, pick- and drop-to-verdict
 TMP="$(mktemp -d)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$DIST" >/dev/null 2>&1 &
-SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+SERVERS=()
+trap 'for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"' EXIT
+SITES=()
+serve() {  # serve NAME DIR: a local server on a free port, added to SITES as NAME=URL
+  local port
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  python3 -m http.server "$port" --bind 127.0.0.1 --directory "$2" >/dev/null 2>&1 &
+  SERVERS+=($!)
+  SITES+=("$1=http://127.0.0.1:$port/")
+}
+if [ -n "${BEFORE_DIST:-}" ]; then serve before "$BEFORE_DIST"; fi
+serve after "$DIST"
 python3 bench/gen_nvsmi_log.py "$TMP/day.csv" 30000000 >/dev/null
 head -n 172801 "$TMP/day.csv" > "$TMP/log.csv"
 sleep 0.5
-printf '\npaste-to-verdict, 24 h x 1 Hz x 2 GPUs: '
-APP_URL="http://127.0.0.1:$PORT/" node bench/web-paste.mjs "$TMP/log.csv" "${RUNS:-5}"
+printf '\n24 h x 1 Hz x 2 GPUs to the verdict (load average %s):\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+node bench/web-paste.mjs "$TMP/log.csv" "${RUNS:-7}" "${SITES[@]}"
 [ "$size_ok" = 1 ]

@@ -244,6 +244,7 @@ pub const FILE_INPUTS: &[(&str, &str, Decoding)] = &[
     ("compare", "idea", CSV),
     ("compare", "control", CSV),
     ("compare", "folds", FOLD_SCORES),
+    ("compare", "truth", CSV),
     ("prune", "baseline", CURVE),
     ("prune", "current", CURVE),
     ("prune", "folds", FOLD_SCORES),

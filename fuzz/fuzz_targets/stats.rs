@@ -1,8 +1,8 @@
 #![no_main]
-//! `kgadvise compare | fidelity | prune` through their requests: the prediction/score CSV readers, the
-//! idea table, the curve reader, and the statistics on what they read (few resamples, one thread), on
-//! text decoded as the CLI decodes files. The input's length picks the metric (so the seed files stay
-//! intact).
+//! `kgadvise compare | fidelity | prune` through their requests: the .npy reader of kgkit's artifacts
+//! (on the raw bytes), the prediction/score CSV readers, the idea table, the curve reader, and the
+//! statistics on what they read (few resamples, one thread), on text decoded as the CLI decodes files.
+//! The input's length picks the metric (so the seed files stay intact).
 use chrono::{TimeZone, Utc};
 use kgadvise_core::stats::compare::{self, CompareRequest};
 use kgadvise_core::stats::fidelity::{self, FidelityRequest};
@@ -15,6 +15,9 @@ fuzz_target!(|data: &[u8]| {
     let Some(clock) = Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).single() else {
         return;
     };
+    // the bytes as a .npy file of kgkit's artifacts (fold<k>_oof.npy, fold<k>_idx.npy)
+    let _ = kgadvise_core::stats::npy::read_numbers(data);
+    let _ = kgadvise_core::stats::npy::read_indices(data);
     let text = kgadvise_core::text::decode_input(data).into_owned();
     let metric = Metric::ALL[data.len() % Metric::ALL.len()];
     // The control: the same rows (the pairing and both scores run); the text as the baseline's fold

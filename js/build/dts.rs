@@ -38,6 +38,8 @@ const CUSTOM: &[(&str, &str, &str)] = &[
     ("ThresholdId", "string", "string"),
     ("FactId", "string", "string"),
     ("EntryId", "string", "string"),
+    // a binary file's bytes (stats::npy::FileBytes): base64 in JSON
+    ("FileBytes", "string", "string"),
     (
         "Overrides",
         "string[]",

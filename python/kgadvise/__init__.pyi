@@ -187,9 +187,15 @@ def collect(
 
 def compare(
     *,
-    idea: Text,
-    control: Text,
+    idea: Optional[Text] = None,
+    control: Optional[Text] = None,
     metric: str,
+    idea_artifacts: Optional[Union[os.PathLike[str], Mapping[str, str]]] = None,
+    control_artifacts: Optional[Union[os.PathLike[str], Mapping[str, str]]] = None,
+    truth: Optional[Text] = None,
+    truth_column: Optional[str] = None,
+    groups: Optional[str] = None,
+    fold: Optional[int] = None,
     folds: Optional[Text] = None,
     resamples: Optional[int] = None,
     seed: Optional[int] = None,
@@ -197,7 +203,12 @@ def compare(
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
 ) -> Report:
-    """Should an idea be promoted? A paired bootstrap of its predictions against its control's."""
+    """Should an idea be promoted? A paired bootstrap of its predictions against its control's.
+
+    The predictions are CSV text (``idea``, ``control``) or kgkit's artifacts folders
+    (``idea_artifacts``, ``control_artifacts``: the folder, ``Path("artifacts/idea")``, or its files as
+    ``{file name: base64 of the file's bytes}`` holding ``fold<k>_oof.npy`` and ``fold<k>_idx.npy``) with
+    ``truth`` (the training table) and ``truth_column``."""
 
 def prune(
     *,

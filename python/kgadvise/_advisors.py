@@ -3,16 +3,19 @@
 A keyword is the CLI's long flag in snake_case (``--fold-hours`` is ``fold_hours``), which is the request
 key in camelCase (``foldHours``); the core validates the request, so nothing here knows one advisor from
 another. A text input (a log, a quota reading, a CSV) is given as ``str`` (the text itself), ``bytes``
-(decoded like a file) or a path-like (``pathlib.Path``: the file is read and decoded as the CLI reads it).
+(decoded like a file) or a path-like (``pathlib.Path``: the file is read and decoded as the CLI reads it);
+a folder input (kgkit's artifacts) is a path-like to the folder, or its files by name in base64.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import inspect
 import json
 import math
 import os
+from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from . import _native
@@ -48,6 +51,9 @@ def _value(command: str, keyword: str, value: Any, names: Dict[str, str]) -> Any
         path = os.fspath(value)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
+        if os.path.isdir(path):
+            names[_camel(keyword)] = path
+            return _folder(path)
         try:
             text = _native.read_text(command, _camel(keyword), path)
         except OSError as e:
@@ -63,6 +69,20 @@ def _value(command: str, keyword: str, value: Any, names: Dict[str, str]) -> Any
     if isinstance(value, (tuple, set, frozenset)):
         return list(value)
     return value
+
+
+def _folder(path: str) -> Dict[str, str]:
+    """A folder input (kgkit's artifacts, ``compare(idea_artifacts=Path("artifacts/idea"))``) as the core
+    takes it: its numpy arrays by file name, each file's bytes in base64 (the core reads the ones it
+    needs, as the CLI does; a folder's checkpoints and other files are not read)."""
+    try:
+        return {
+            entry.name: base64.b64encode(Path(entry.path).read_bytes()).decode("ascii")
+            for entry in sorted(os.scandir(path), key=lambda e: e.name)
+            if entry.name.endswith(".npy") and entry.is_file()
+        }
+    except OSError as e:
+        raise _input_error(str(e), None, e) from e
 
 
 def _request(command: str, kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]]":

@@ -289,7 +289,7 @@ FILE_FIELDS = {
     "tpu": ("quota",),
     "check": ("metadata", "code", "quota", "runs"),
     "collect": ("report", "status", "log"),
-    "compare": ("idea", "control", "folds"),
+    "compare": ("idea", "control", "folds", "truth"),
     "prune": ("baseline", "current", "folds"),
     "fidelity": ("backlog",),
     "bench-history": ("history",),

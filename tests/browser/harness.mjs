@@ -32,9 +32,10 @@ export function guard(page, site = APP_URL) {
   return problems;
 }
 
-/** A new page with the guards on; `check()` asserts nothing went wrong so far. */
-export async function openPage(browser, search = '') {
-  const page = await browser.newPage();
+/** A new page with the guards on; `check()` asserts nothing went wrong so far. `contextOptions` (e.g.
+ * clipboard permissions) opens it in a context of its own. */
+export async function openPage(browser, search = '', contextOptions = null) {
+  const page = await (contextOptions ? await browser.newContext(contextOptions) : browser).newPage();
   const problems = guard(page);
   await page.goto(new URL(search, APP_URL).href);
   await page.waitForSelector('#page-title', { timeout: 20000 });

@@ -59,7 +59,11 @@ export const CLI = {
   tpu: { argv: ['tpu'], files: ['quota'] },
   check: { argv: ['check'], positional: 'metadata', files: ['metadata', 'quota', 'runs'] },
   collect: { argv: ['collect'], positional: 'report', files: ['report', 'status', 'log'] },
-  compare: { argv: ['compare'], files: ['idea', 'control', 'folds'], whole: (p) => `--idea ${p.idea} / --control ${p.control}` },
+  compare: {
+    argv: ['compare'],
+    files: ['idea', 'control', 'folds', 'truth'],
+    whole: (p) => `--idea ${p.idea ?? p.ideaArtifacts} / --control ${p.control ?? p.controlArtifacts}`,
+  },
   prune: { argv: ['prune'], files: ['baseline', 'current', 'folds'], whole: (p) => `--baseline ${p.baseline} / --current ${p.current}` },
   fidelity: { argv: ['fidelity'], positional: 'backlog', files: ['backlog'] },
   explain: {
@@ -160,7 +164,8 @@ function translateOnce({ fn, request = {}, files = {} }) {
   const js = { ...request };
   const paths = {};
   for (const [key, path] of Object.entries(files)) {
-    js[key] = readFileSync(path);
+    // a folder (kgkit's artifacts): its .npy arrays by name, base64, as the package takes a folder
+    js[key] = isDir(path) ? folderBase64(path) : readFileSync(path);
     paths[key] = path;
   }
   for (const [key, value] of Object.entries(request)) {
@@ -294,3 +299,10 @@ export function entries(dir) {
 }
 
 export const isDir = (p) => statSync(p).isDirectory();
+
+/** A folder input of the package (kgkit's artifacts): its .npy files by name, each file's bytes in base64. */
+function folderBase64(dir) {
+  return Object.fromEntries(
+    readdirSync(dir).sort().filter((name) => name.endsWith('.npy')).map((name) => [name, readFileSync(join(dir, name)).toString('base64')]),
+  );
+}

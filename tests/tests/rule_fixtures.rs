@@ -1,7 +1,8 @@
 //! Every rule's fixture, in one data-driven test. `tests/fixtures/rules/<CODE>.toml` holds cases, each an
 //! advisor request (`command` and `request`, the JSON the npm package and the Python wheel take, written
-//! as TOML; `files` reads text fields from `tests/fixtures/`) that must produce a finding of the rule
-//! (`fires = true`) or must not (`fires = false`). The text and JSON of the rule's findings in the firing
+//! as TOML; `files` reads text fields from `tests/fixtures/`, and a folder as its files' bytes in base64
+//! by name, as kgkit's artifacts are sent) that must produce a finding of the rule (`fires = true`) or
+//! must not (`fires = false`). The text and JSON of the rule's findings in the firing
 //! cases are insta snapshots (`tests/tests/snapshots/`), so a change of wording is reviewed, not missed:
 //! `cargo insta review` (or `INSTA_UPDATE=always cargo test -p kgadvise-tests --test rule_fixtures`)
 //! re-blesses them. Each rule of the book has a fixture with a case of each kind. A rule that stops the
@@ -15,6 +16,7 @@ use kgadvise_core::Finding;
 use kgadvise_core::request::{RequestError, advise_json};
 use kgadvise_core::rulebook;
 use kgadvise_core::rulebook::finding::render_text;
+use kgadvise_core::stats::npy::FileBytes;
 use kgadvise_tests::fixture;
 use serde::Deserialize;
 
@@ -57,6 +59,10 @@ fn request_json(code: &str, case: &Case) -> String {
         .unwrap_or_else(|e| panic!("{code} {:?}: request is not JSON: {e}", case.name));
     for (field, rel) in &case.files {
         let path = fixture(rel);
+        if path.is_dir() {
+            request[field] = folder_json(&path);
+            continue;
+        }
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "{code} {:?}: cannot read {}: {e}",
@@ -67,6 +73,25 @@ fn request_json(code: &str, case: &Case) -> String {
         request[field] = serde_json::Value::String(text);
     }
     request.to_string()
+}
+
+/// A folder as a request takes one (kgkit's artifacts): its files by name, each file's bytes as base64.
+fn folder_json(dir: &std::path::Path) -> serde_json::Value {
+    let mut files = serde_json::Map::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a readable entry").path();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
+        files.insert(
+            name,
+            serde_json::to_value(FileBytes(bytes)).expect("bytes are base64 text"),
+        );
+    }
+    serde_json::Value::Object(files)
 }
 
 /// The findings of one case (the report's `findings`).

@@ -499,6 +499,120 @@ fn leakage_and_fold_std_findings() {
     );
 }
 
+/// Issue 16: the decision weighs the folds as kgkit's verdict does (the mean per-fold gain decides with
+/// 2+ folds; the pooled bootstrap gain can hold a promote back but not discard), an exact tie of the
+/// fold gains gives an infinite t (null in JSON, with `fold_t_infinite`), and baseline fold scores of
+/// std 0 flag nothing.
+#[test]
+fn folds_weigh_consistently_and_ties_are_infinite() {
+    let json = |idea: &str, control: &str, metric: &str, extra: &[&str]| {
+        let mut args = vec![
+            "compare".to_string(),
+            "--idea".into(),
+            path(idea),
+            "--control".into(),
+            path(control),
+            "--metric".into(),
+            metric.into(),
+            "--json".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out)
+    };
+    // every fold improves, the pooled AUC is worse: inconclusive (it was discard)
+    let v = json(
+        "stats/folds_vs_pooled_idea.csv",
+        "stats/folds_vs_pooled_control.csv",
+        "auc",
+        &[],
+    );
+    assert!(f(&v["gain"]) < 0.0, "{v}");
+    assert_eq!(
+        (f(&v["decision_gain"]), v["decision_gain_of"].as_str()),
+        (0.5, Some("fold mean"))
+    );
+    assert_eq!(v["fold_gain"], v["decision_gain"]);
+    assert_eq!(v["decision"], "inconclusive", "{}", v["reason"]);
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mean bootstrap gain"),
+        "{}",
+        v["reason"]
+    );
+    // every fold gains 0.1 (to rounding): t = +infinity, shown as null plus the marker; promote
+    let v = json(
+        "stats/tied_folds_idea.csv",
+        "stats/tied_folds_control.csv",
+        "accuracy",
+        &[],
+    );
+    assert!(v["fold_t"].is_null(), "{v}");
+    assert_eq!(v["fold_t_infinite"], "+infinity");
+    assert_eq!(f(&v["fold_t_p"]), 0.0);
+    assert!(f(&v["z"]) < 2.0);
+    assert_eq!(v["decision"], "promote", "{}", v["reason"]);
+    assert!(
+        v["cautions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str().unwrap().contains("per-fold t is +infinity")),
+        "{v}"
+    );
+    // the same folds losing by the same amount: -infinity, discard
+    let v = json(
+        "stats/tied_folds_control.csv",
+        "stats/tied_folds_idea.csv",
+        "accuracy",
+        &[],
+    );
+    assert_eq!(
+        (v["fold_t_infinite"].as_str(), v["decision"].as_str()),
+        (Some("-infinity"), Some("discard"))
+    );
+    // no fold column: the pooled gain decides, no fold fields
+    let v = json(
+        "stats/promote_idea.csv",
+        "stats/promote_control.csv",
+        "mae",
+        &[],
+    );
+    assert_eq!(v["decision_gain_of"], "pooled");
+    assert_eq!(v["decision_gain"], v["gain"]);
+    assert!(v["fold_gain"].is_null() && v["fold_t_infinite"].is_null());
+    // baseline fold scores all equal: std 0, no leakage flag, a caution instead
+    let flat = temp("flat_folds.csv", "0.5\n0.5\n0.5\n");
+    let v = json(
+        "stats/promote_idea.csv",
+        "stats/promote_control.csv",
+        "mae",
+        &["--folds", flat.to_str().unwrap()],
+    );
+    assert_eq!(
+        (f(&v["baseline_fold_std"]), &v["leakage"]),
+        (0.0, &Value::Bool(false))
+    );
+    assert!(!finding_rules(&v).contains(&"KS005".to_string()));
+    assert!(
+        v["cautions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str().unwrap().contains("all equal (std 0)")),
+        "{v}"
+    );
+}
+
 #[test]
 fn request_errors_name_the_field() {
     let base = fixture_request("auc", 50, 1);
@@ -912,6 +1026,27 @@ fn prune_contract_and_decisions() {
         (v["prune"].as_bool(), v["decision"].as_str()),
         (Some(false), Some("too-early"))
     );
+    // no margin at all: trailing, but no prune decision (KS013); margin null, not 0
+    let v = json_of(&run(&[
+        "prune",
+        "--baseline",
+        b,
+        "--current",
+        bad.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(
+        (v["prune"].as_bool(), v["decision"].as_str()),
+        (Some(false), Some("no-margin"))
+    );
+    assert!(v["margin"].is_null() && v["margin_source"] == "none", "{v}");
+    assert!(finding_rules(&v).contains(&"KS013".to_string()));
+    let out = run(&["prune", "--baseline", b, "--current", bad.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("NO DECISION: best-so-far 0.71"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // margin from the baseline's fold scores
     let v = json_of(&run(&[
         "prune",
@@ -1013,4 +1148,343 @@ fn fidelity_matches_scipy_and_warns_per_thresholds() {
     let out = run(&["fidelity", &path("stats/binary_idea.csv")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`idea`, `screen_gain`, `full_gain`"));
+}
+
+// ---------------------------------------------------------------- kgkit's artifacts (.npy)
+
+/// A 1-D little-endian array as numpy.save writes it (format 1.0).
+fn npy(descr: &str, data: &[u8], shape: &str) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
+
+/// A copy of an artifacts fixture folder, with some files replaced (or added).
+fn artifacts_copy(name: &str, from: &str, replace: &[(&str, Vec<u8>)]) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("kgadvise-artifacts-{}", std::process::id()))
+        .join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(fixture(from)).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    for (file, bytes) in replace {
+        std::fs::write(dir.join(file), bytes).unwrap();
+    }
+    dir
+}
+
+fn compare_args(idea: &str, control: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "compare",
+        "--idea",
+        idea,
+        "--control",
+        control,
+        "--metric",
+        "auc",
+    ];
+    args.extend(extra);
+    run(&args)
+}
+
+#[test]
+fn artifacts_compare_as_their_csv_and_match_numpy() {
+    let exp: Value = serde_json::from_str(&text("stats/artifacts/expected.json")).unwrap();
+    let (idea, control) = (
+        path("stats/artifacts/idea"),
+        path("stats/artifacts/control"),
+    );
+    let truth = format!("{}:target", path("stats/artifacts/train.csv"));
+    let out = compare_args(&idea, &control, &["--truth", &truth, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let a = json_of(&out);
+    assert_eq!(
+        (a["paired_by"].as_str(), a["rows"].as_u64()),
+        (Some("index"), Some(120))
+    );
+    assert!(close(f(&a["idea_score"]), f(&exp["idea_auc"]), 1e-12));
+    assert!(close(f(&a["control_score"]), f(&exp["control_auc"]), 1e-12));
+    for (k, fold) in exp["folds"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(a["folds"][k]["fold"], k.to_string());
+        assert!(close(f(&a["folds"][k]["idea"]), f(&fold["idea"]), 1e-12));
+        assert!(close(
+            f(&a["folds"][k]["control"]),
+            f(&fold["control"]),
+            1e-12
+        ));
+    }
+    // the same predictions as CSV, in the order the artifacts pair: the same answer, number for number
+    let with_groups = ["--truth", truth.as_str(), "--groups", "patient", "--json"];
+    let a = json_of(&compare_args(&idea, &control, &with_groups));
+    let c = json_of(&compare_args(
+        &path("stats/artifacts/paired_idea.csv"),
+        &path("stats/artifacts/paired_control.csv"),
+        &["--json"],
+    ));
+    for key in [
+        "gain", "se", "z", "p_better", "ci95", "fold_t", "decision", "groups",
+    ] {
+        assert_eq!(a[key], c[key], "{key}");
+    }
+    // the JSON request the npm package and the Python wheel send: each file base64, by name
+    let folder = |rel: &str| -> Value {
+        let mut files = serde_json::Map::new();
+        for entry in std::fs::read_dir(fixture(rel)).unwrap() {
+            let p = entry.unwrap().path();
+            let bytes = kgadvise_core::stats::npy::FileBytes(std::fs::read(&p).unwrap());
+            files.insert(
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                serde_json::to_value(bytes).unwrap(),
+            );
+        }
+        Value::Object(files)
+    };
+    let request = serde_json::json!({
+        "ideaArtifacts": folder("stats/artifacts/idea"),
+        "controlArtifacts": folder("stats/artifacts/control"),
+        "truth": text("stats/artifacts/train.csv"),
+        "truthColumn": "target",
+        "groups": "patient",
+        "metric": "auc",
+        "threads": 2,
+    });
+    let report =
+        kgadvise_core::request::advise_json("compare", &request.to_string(), clock()).unwrap();
+    let j: Value = serde_json::from_str(&report).unwrap();
+    for key in ["gain", "se", "z", "fold_t", "decision"] {
+        assert_eq!(j[key], a[key], "{key}");
+    }
+}
+
+/// The request's keys as flags (`--idea-artifacts`, `--control-artifacts`, `--truth FILE --truth-column
+/// COLUMN`) give the answer of `--idea DIR --control DIR --truth FILE:COLUMN`; an error names the flag.
+#[test]
+fn artifacts_by_their_request_keys_as_flags() {
+    let (idea, control, train) = (
+        path("stats/artifacts/idea"),
+        path("stats/artifacts/control"),
+        path("stats/artifacts/train.csv"),
+    );
+    let spec = format!("{train}:target");
+    let short = json_of(&compare_args(
+        &idea,
+        &control,
+        &["--truth", &spec, "--json"],
+    ));
+    let keyed = json_of(&run(&[
+        "compare",
+        "--idea-artifacts",
+        &idea,
+        "--control-artifacts",
+        &control,
+        "--truth",
+        &train,
+        "--truth-column",
+        "target",
+        "--metric",
+        "auc",
+        "--json",
+    ]));
+    for key in ["rows", "gain", "se", "z", "fold_t", "decision", "findings"] {
+        assert_eq!(short[key], keyed[key], "{key}");
+    }
+    let out = run(&[
+        "compare",
+        "--idea-artifacts",
+        &idea,
+        "--control-artifacts",
+        &control,
+        "--truth",
+        &train,
+        "--truth-column",
+        "nope",
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("--truth-column nope: no column `nope`"), "{e}");
+    // the folder and a CSV for the same model cannot both be given
+    let out = run(&[
+        "compare",
+        "--idea",
+        &idea,
+        "--idea-artifacts",
+        &idea,
+        "--control",
+        &control,
+        "--metric",
+        "auc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn artifacts_folds_labels_and_the_csv_fold() {
+    let truth = format!("{}:label", path("stats/artifacts/train.csv"));
+    // a one-fold screen against three folds: fold 0, the others left out (KS008); text labels coded as
+    // kgkit does
+    let v = json_of(&compare_args(
+        &path("stats/artifacts/screen"),
+        &path("stats/artifacts/control"),
+        &["--truth", &truth, "--json"],
+    ));
+    assert_eq!(v["rows"], 40);
+    assert!(finding_rules(&v).contains(&"KS008".to_string()), "{v}");
+    let findings = v["findings"].to_string();
+    assert!(
+        findings.contains("fold(s) 1, 2 only in the control's artifacts"),
+        "{findings}"
+    );
+    let cautions = v["cautions"].to_string();
+    assert!(cautions.contains("no=0, yes=1"), "{cautions}");
+    // --fold 1 of the artifacts and --fold 1 of the CSV pick the same 40 rows
+    let a = json_of(&compare_args(
+        &path("stats/artifacts/idea"),
+        &path("stats/artifacts/control"),
+        &["--truth", &truth, "--fold", "1", "--json"],
+    ));
+    let c = json_of(&compare_args(
+        &path("stats/artifacts/paired_idea.csv"),
+        &path("stats/artifacts/paired_control.csv"),
+        &["--fold", "1", "--json"],
+    ));
+    assert_eq!(
+        (a["rows"].as_u64(), c["rows"].as_u64()),
+        (Some(40), Some(40))
+    );
+    assert_eq!(
+        (&a["gain"], &a["idea_score"]),
+        (&c["gain"], &c["idea_score"])
+    );
+    let out = compare_args(
+        &path("stats/binary_idea.csv"),
+        &path("stats/binary_control.csv"),
+        &["--fold", "9"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--fold 9: no row of that fold") && err.contains("0, 1, 2, 3, 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn artifacts_errors_name_the_file_and_what_was_expected() {
+    let control = path("stats/artifacts/control");
+    let truth = format!("{}:target", path("stats/artifacts/train.csv"));
+    let err = |idea: &str, extra: &[&str]| {
+        let out = compare_args(idea, &control, extra);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let idea = path("stats/artifacts/idea");
+    let e = err(&idea, &[]);
+    assert!(
+        e.contains("--truth: missing") && e.contains("data/train.csv:target"),
+        "{e}"
+    );
+    let e = err(&idea, &["--truth", &path("stats/artifacts/train.csv")]);
+    assert!(e.contains("expected FILE:COLUMN"), "{e}");
+    let e = err(
+        &idea,
+        &[
+            "--truth",
+            &format!("{}:y", path("stats/artifacts/train.csv")),
+        ],
+    );
+    assert!(
+        e.contains("no column `y`") && e.contains("found: id, target, label, patient"),
+        "{e}"
+    );
+    let e = err(&idea, &["--truth", &truth, "--fold", "7"]);
+    assert!(
+        e.contains("no fold7_oof.npy") && e.contains("0, 1, 2"),
+        "{e}"
+    );
+    let e = err(&idea, &["--truth", &truth, "--groups", "ward"]);
+    assert!(e.contains("no column `ward`"), "{e}");
+    // one form each: refused
+    let e = err(
+        &path("stats/artifacts/paired_idea.csv"),
+        &["--truth", &truth],
+    );
+    assert!(e.contains("one form"), "{e}");
+    // rows past the truth table, another split, a 2-D array, not an .npy, an OOF without its rows
+    let rows = |v: &[i64]| {
+        npy(
+            "<i8",
+            &v.iter().flat_map(|r| r.to_le_bytes()).collect::<Vec<u8>>(),
+            &format!("({},)", v.len()),
+        )
+    };
+    let past = artifacts_copy("past", "stats/artifacts/screen", &[]);
+    let idx = std::fs::read(past.join("fold0_idx.npy")).unwrap();
+    let mut bumped = idx.clone();
+    let n = bumped.len();
+    bumped[n - 8..].copy_from_slice(&500i64.to_le_bytes());
+    std::fs::write(past.join("fold0_idx.npy"), &bumped).unwrap();
+    let e = err(past.to_str().unwrap(), &["--truth", &truth]);
+    assert!(
+        e.contains("fold0_idx.npy: row 500, but the truth table has 120 rows"),
+        "{e}"
+    );
+    let other = artifacts_copy("other", "stats/artifacts/screen", &[]);
+    // the last row replaced by the first: a row of the control's fold 0 missing here
+    let mut swapped = idx.clone();
+    let first = idx[n - 40 * 8..n - 39 * 8].to_vec();
+    swapped[n - 8..].copy_from_slice(&first);
+    std::fs::write(other.join("fold0_idx.npy"), &swapped).unwrap();
+    let e = err(other.to_str().unwrap(), &["--truth", &truth]);
+    assert!(
+        e.contains("fold 0: the two folders' fold0_idx.npy hold different rows"),
+        "{e}"
+    );
+    let wide = artifacts_copy(
+        "wide",
+        "stats/artifacts/screen",
+        &[("fold0_oof.npy", npy("<f8", &[0u8; 16 * 40], "(40, 2)"))],
+    );
+    let e = err(wide.to_str().unwrap(), &["--truth", &truth]);
+    assert!(
+        e.contains("fold0_oof.npy: an array of shape (40, 2)"),
+        "{e}"
+    );
+    let text_file = artifacts_copy(
+        "text",
+        "stats/artifacts/screen",
+        &[("fold0_oof.npy", b"0.1\n0.2\n".to_vec())],
+    );
+    let e = err(text_file.to_str().unwrap(), &["--truth", &truth]);
+    assert!(e.contains("fold0_oof.npy: not a numpy .npy file"), "{e}");
+    let lonely = artifacts_copy(
+        "lonely",
+        "stats/artifacts/screen",
+        &[("fold3_oof.npy", rows(&[1]))],
+    );
+    let e = err(lonely.to_str().unwrap(), &["--truth", &truth]);
+    assert!(e.contains("fold3_oof.npy without fold3_idx.npy"), "{e}");
+    let empty = artifacts_copy("empty", "stats/curves", &[]);
+    let e = err(empty.to_str().unwrap(), &["--truth", &truth]);
+    assert!(e.contains("no fold<k>_oof.npy"), "{e}");
 }

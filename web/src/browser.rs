@@ -130,10 +130,32 @@ pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Ve
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// The text of a text box as a local file named `name`, without copying it into wasm.
-pub fn text_as_file(area: &web_sys::HtmlTextAreaElement, name: &str) -> Option<web_sys::File> {
-    let text = js_sys::Reflect::get(area, &wasm_bindgen::JsValue::from_str("value")).ok()?;
-    web_sys::File::new_with_str_sequence(&js_sys::Array::of1(&text), name).ok()
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A `DataTransfer` whose `getData` leaves its text a JavaScript string: web-sys's binding copies it
+    /// into wasm whole, which a paste of megabytes does not need at once (it is read in parts, `text_part`).
+    type TextTransfer;
+    #[wasm_bindgen(method, js_name = getData)]
+    fn get_data(this: &TextTransfer, format: &str) -> js_sys::JsString;
+}
+
+/// The plain text a paste event carries, as the clipboard gave it (not yet copied into wasm).
+pub fn pasted_text(ev: &web_sys::ClipboardEvent) -> Option<js_sys::JsString> {
+    use wasm_bindgen::JsCast;
+    let data = ev.clipboard_data()?;
+    Some(data.unchecked_into::<TextTransfer>().get_data("text/plain"))
+}
+
+/// The UTF-16 units `[start, end)` of a JavaScript string as Rust text, and where the part really ends:
+/// one unit early when `end` would split a surrogate pair (a character outside the BMP), so parts read one
+/// after another join into exactly the whole text.
+pub fn text_part(text: &js_sys::JsString, start: u32, end: u32) -> (String, u32) {
+    let end = end.min(text.length());
+    let splits_pair = end > start
+        && end < text.length()
+        && (f64::from(0xD800_u16)..f64::from(0xDC00_u16)).contains(&text.char_code_at(end - 1));
+    let end = if splits_pair { end - 1 } else { end };
+    (String::from(text.slice(start, end)), end)
 }
 
 /// Lets the browser run its event loop (render, input, a Cancel click) before the next chunk of work:

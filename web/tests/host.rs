@@ -338,6 +338,7 @@ fn plan_inputs(pairs: &[(&str, &str)]) -> PlanInputs {
         fold_hours: q.value("fold_hours"),
         folds: q.value("folds"),
         screens: q.value("screens"),
+        now: q.value("now"),
     }
 }
 

@@ -21,6 +21,8 @@ const EXAMPLES: &str = "Examples:
   kgadvise bench --run \"python src/train_image.py --folds 0 --epochs 1\"
   kgadvise bench --name img --run \"python train.py --bs 64\" --run \"python train.py --bs 128\"
   kgadvise bench --run \"python train_gbdt.py\" --run \"python train_gbdt.py --device cuda\"
+                                                     the same command on the CPU and on the GPU:
+                                                     no faster with the GPU is KB005 (idle)
   kgadvise bench --history --name img                 speed-ups and what changed, bench by bench
 
 Each command runs through the shell with its output streamed through; nvidia-smi samples the GPUs meanwhile
@@ -241,6 +243,14 @@ fn human(r: &BenchReport) -> String {
             let c: Vec<String> = run.changed.iter().map(|c| c.to_string()).collect();
             s.push_str(&format!("run {} changed: {}\n", i + 1, c.join("; ")));
         }
+    }
+    if let Some(p) = r.gpu_vs_cpu {
+        s.push_str(&format!(
+            "run {} with the GPU against run {} on the CPU: {}x\n",
+            p.gpu_run,
+            p.cpu_run,
+            fixed(p.speedup, 2)
+        ));
     }
     if let Some(x) = r.speedup_vs_previous {
         s.push_str(&format!(

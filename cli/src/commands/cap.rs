@@ -53,7 +53,20 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     let report = cap::cap(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "cap",
+        &[
+            ("measured", args.measured.map(shortest)),
+            ("foldHours", args.fold_hours.map(shortest)),
+            ("folds", args.folds.map(|v| v.to_string())),
+            ("gpus", args.gpus.map(|v| v.to_string())),
+            ("tpu", args.tpu.then(|| "true".to_string())),
+            ("factor", args.factor.map(shortest)),
+        ],
+    );
+    Ok(code)
 }
 
 fn human(r: &CapReport) -> String {

@@ -101,6 +101,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             ("fold_hours", args.fold_hours.map(shortest)),
             ("folds", args.folds.map(|v| v.to_string())),
             ("screens", args.screens_per_promotion.map(|v| v.to_string())),
+            ("now", global.now.clone()),
         ],
     );
     Ok(code)

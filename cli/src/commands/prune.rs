@@ -13,7 +13,9 @@ const EXAMPLES: &str = "Examples:
 Curves: kgkit's curve_fold<k>.json {fold, epochs, greater_is_better, points: [{epoch, score, seconds}]}
 (`epochs` = the scheduled epochs; epochs counted from 1, or from 0 when the first point is epoch 0).
 --baseline may also be a JSON list of curves (one per fold): the reference is their mean, and the std
-of their final bests is the default margin. Never prunes before --min-frac of the schedule (0.3).";
+of their final bests is the default margin. Never prunes before --min-frac of the schedule (0.3).
+Without a margin (no --margin, one baseline curve, no --folds) a trailing screen gets no decision
+(`no-margin`): kgadvise does not prune on noise, as kgkit never prunes without KG_PRUNE_MARGIN.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -24,7 +26,8 @@ pub struct Args {
     /// The running screen's curve JSON.
     #[arg(long, value_name = "FILE")]
     pub current: String,
-    /// Prune when the screen trails the baseline by more than this (default: the baseline's fold std).
+    /// Prune when the screen trails the baseline by more than this (default: the baseline's fold std;
+    /// without either, no prune decision).
     #[arg(long, value_name = "X")]
     pub margin: Option<f64>,
     /// Never prune before this fraction of the schedule (default: threshold.stats.prune-min-frac).

@@ -56,7 +56,21 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     let report = tpu::tpu(&request, clock())
         .map_err(|e| CliError::request(e, &file_fields(args.quota.as_deref(), None)))?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    // The quota file stays out of the link: the page takes it pasted or dropped.
+    crate::output::share(
+        global,
+        "tpu",
+        &[
+            ("t4Hours", Some(shortest(args.t4_hours))),
+            ("gpuPlannable", args.gpu_plannable.map(shortest)),
+            ("tpuRemaining", args.tpu_remaining.map(shortest)),
+            ("queueHours", args.queue_hours.map(shortest)),
+            ("refreshAt", args.refresh_at.clone()),
+            ("now", global.now.clone()),
+        ],
+    );
+    Ok(code)
 }
 
 fn human(r: &TpuReport) -> String {

@@ -4,14 +4,17 @@
 //! [`history`] (a history file: [`BenchHistoryRequest`]). Running the commands, sampling nvidia-smi and
 //! reading and writing the history file are the CLI's job; this is pure.
 
+mod device;
 mod history;
 mod run;
 
 use serde::{Deserialize, Serialize};
 
+pub use device::{Device, device_of, is_device_change};
 pub use history::{BenchHistoryRequest, HISTORY_SCHEMA, HistoryEntry, HistoryReport, history};
 pub use run::{
-    BENCH_SCHEMA, BenchReport, BenchRequest, BenchRun, MeasuredRun, bench, records_of, run_name,
+    BENCH_SCHEMA, BenchReport, BenchRequest, BenchRun, GpuVsCpu, MeasuredRun, bench, records_of,
+    run_name,
 };
 
 use crate::text::decimal::parse_f64;

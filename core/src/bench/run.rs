@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    BenchRecord, Change, Rates, changed_settings, default_name, describe_changes, how_it_ended,
-    parse_history, speedup,
+    BenchRecord, Change, Device, Rates, changed_settings, default_name, describe_changes,
+    device_of, how_it_ended, is_device_change, parse_history, speedup,
 };
 use crate::diagnose::DiagnoseRequest;
 use crate::diagnose::verdict::{DiagnoseReport, GpuReport};
@@ -82,6 +82,17 @@ pub struct BenchRun {
     pub changed: Vec<Change>,
 }
 
+/// The same command run on the CPU and on the GPU in one bench (KB005): the GPU run's speed-up.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GpuVsCpu {
+    /// The CPU run (1-based, as the runs are numbered in the answer).
+    pub cpu_run: usize,
+    /// The GPU run: the command that differs from the CPU run only in device settings.
+    pub gpu_run: usize,
+    /// The CPU run's wall time over the GPU run's (>1 = the GPU is faster).
+    pub speedup: f64,
+}
+
 /// `kgadvise bench --run ...`.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -93,6 +104,8 @@ pub struct BenchReport {
     /// Speed-up of the first run against the previous bench of the same name in the history, if any.
     pub speedup_vs_previous: Option<f64>,
     pub changed_vs_previous: Vec<Change>,
+    /// The same command on the CPU and on the GPU, when the bench holds such a pair; else null.
+    pub gpu_vs_cpu: Option<GpuVsCpu>,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
 }
@@ -202,6 +215,37 @@ struct MeasuredBench<'a> {
     previous: Option<BenchRecord>,
     speedup_vs_previous: Option<f64>,
     changed_vs_previous: Vec<Change>,
+    gpu_vs_cpu: Option<GpuVsCpu>,
+}
+
+/// The first pair of successful runs of the same command (the commands differ in device settings only)
+/// where one runs on the CPU and the other may use the GPU: a CPU run (`--device cpu`) against one
+/// that does not say CPU, or a run that says nothing (its default, e.g. `train_gbdt.py`'s CPU) against
+/// one that says GPU (`--device cuda`, as CE §4 benches "both ways"). The GPU run's speed-up.
+fn gpu_vs_cpu(runs: &[MeasuredRun]) -> Option<GpuVsCpu> {
+    let ok = |r: &MeasuredRun| r.exit_code == Some(0) && !r.interrupted;
+    let devices: Vec<Option<Device>> = runs.iter().map(|r| device_of(&r.command)).collect();
+    let pair = |c: usize, g: usize| -> Option<GpuVsCpu> {
+        let (cpu, gpu) = (runs.get(c)?, runs.get(g)?);
+        let cpu_and_gpu = match (devices.get(c)?, devices.get(g)?) {
+            (Some(Device::Cpu), d) => *d != Some(Device::Cpu),
+            (None, d) => *d == Some(Device::Gpu),
+            _ => false,
+        };
+        if c == g || !cpu_and_gpu || !ok(cpu) || !ok(gpu) {
+            return None;
+        }
+        let changed = changed_settings(&cpu.command, &gpu.command);
+        if changed.is_empty() || !changed.iter().all(is_device_change) {
+            return None;
+        }
+        speedup(cpu.wall_seconds, gpu.wall_seconds).map(|speedup| GpuVsCpu {
+            cpu_run: c + 1,
+            gpu_run: g + 1,
+            speedup,
+        })
+    };
+    (0..runs.len()).find_map(|c| (0..runs.len()).find_map(|g| pair(c, g)))
 }
 
 impl<'a> MeasuredBench<'a> {
@@ -239,6 +283,7 @@ impl<'a> MeasuredBench<'a> {
         Ok(MeasuredBench {
             name,
             gpu_sampled: request.run.iter().all(|r| r.nvidia_smi.is_some()),
+            gpu_vs_cpu: gpu_vs_cpu(&request.run),
             runs,
             previous,
             speedup_vs_previous,
@@ -352,6 +397,51 @@ fn several_changes(bench: &MeasuredBench, out: &mut Findings) {
     }
 }
 
+/// KB005: the same command is no faster on the GPU than on the CPU.
+fn no_faster_with_a_gpu(bench: &MeasuredBench, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(pair) = bench.gpu_vs_cpu else {
+        return;
+    };
+    out.uses(threshold::BENCH_GPU_SPEEDUP_MIN);
+    let least = thresholds.get(threshold::BENCH_GPU_SPEEDUP_MIN);
+    if pair.speedup >= least {
+        return;
+    }
+    let run = |n: usize| bench.runs.get(n - 1);
+    let (Some(cpu), Some(gpu)) = (run(pair.cpu_run), run(pair.gpu_run)) else {
+        return;
+    };
+    let util = gpu
+        .diagnosis
+        .as_ref()
+        .map(|d| {
+            d.gpus
+                .iter()
+                .filter_map(|g| {
+                    g.util_mean
+                        .map(|u| format!("GPU {} {} %", g.index, fixed(u, 0)))
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|u| !u.is_empty())
+        .map(|u| format!("; mean utilisation while the GPU run ran: {}", u.join(", ")))
+        .unwrap_or_default();
+    out.add(
+        rule::KB005,
+        format!(
+            "run {} on the CPU (`{}`) {} s, run {} on the GPU (`{}`) {} s: {}x (< {}x){util}",
+            pair.cpu_run,
+            cpu.run.command,
+            fixed(cpu.run.wall_seconds, 1),
+            pair.gpu_run,
+            gpu.run.command,
+            fixed(gpu.run.wall_seconds, 1),
+            fixed(pair.speedup, 2),
+            shortest(least)
+        ),
+    );
+}
+
 /// The runs as reported: speed-up and changes against the first run, and each one's diagnosis.
 fn runs_of(bench: MeasuredBench) -> Vec<BenchRun> {
     let first = bench.runs.first().map(|d| d.run);
@@ -397,6 +487,7 @@ pub fn bench(request: &BenchRequest, clock: DateTime<Utc>) -> Result<BenchReport
     run_verdicts(&bench, &mut out);
     slower_than_previous(&bench, &thresholds, &mut out);
     several_changes(&bench, &mut out);
+    no_faster_with_a_gpu(&bench, &thresholds, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(BenchReport {
         schema: BENCH_SCHEMA,
@@ -404,6 +495,7 @@ pub fn bench(request: &BenchRequest, clock: DateTime<Utc>) -> Result<BenchReport
         gpu_sampled: bench.gpu_sampled,
         speedup_vs_previous: bench.speedup_vs_previous,
         changed_vs_previous: bench.changed_vs_previous.clone(),
+        gpu_vs_cpu: bench.gpu_vs_cpu,
         runs: runs_of(bench),
         rules: closed.rules,
         findings: closed.findings,
@@ -554,6 +646,45 @@ mod tests {
             "{:?}",
             r.runs[0]
         );
+    }
+
+    #[test]
+    fn the_same_command_on_the_cpu_and_the_gpu() {
+        let pair = |cpu_s: f64, gpu_s: f64| {
+            bench(
+                &request(
+                    "t",
+                    vec![
+                        m("python t.py --bs 64", 50.0, 0),
+                        m("python t.py --device cuda", gpu_s, 0),
+                        m("python t.py --device cpu", cpu_s, 0),
+                    ],
+                ),
+                clock(),
+            )
+            .unwrap()
+        };
+        let r = pair(100.0, 99.0);
+        // run 3 on the CPU, run 2 the same command with the GPU; run 1 changed another setting
+        assert_eq!(
+            r.gpu_vs_cpu,
+            Some(GpuVsCpu {
+                cpu_run: 3,
+                gpu_run: 2,
+                speedup: 100.0 / 99.0
+            })
+        );
+        assert!(rules(&r).contains(&"KB005"), "{:?}", r.findings);
+        let r = pair(100.0, 20.0);
+        assert_eq!(r.gpu_vs_cpu.map(|p| p.speedup), Some(5.0));
+        assert!(!rules(&r).contains(&"KB005"));
+        // a bench without a CPU run has no pair
+        let r = bench(
+            &request("t", vec![m("python t.py --device cuda", 1.0, 0)]),
+            clock(),
+        )
+        .unwrap();
+        assert_eq!(r.gpu_vs_cpu, None);
     }
 
     #[test]

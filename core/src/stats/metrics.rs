@@ -163,21 +163,24 @@ impl Prepared {
                 if pos == 0 || neg == 0 {
                     return Err(MetricError::OneClass(pos, neg));
                 }
-                // sort (prediction, row) pairs: contiguous keys sort much faster than indices into y_pred
-                let mut keyed: Vec<(f64, u32)> = y_pred
+                // sort (prediction, row) as one u128 each, the prediction's total order above the row:
+                // the order of f64::total_cmp then row, from plain integer comparisons (faster than
+                // comparing (f64, u32) pairs, and no index chasing into y_pred)
+                let mut keyed: Vec<u128> = y_pred
                     .iter()
                     .enumerate()
-                    .map(|(i, &v)| (v, i as u32))
+                    .map(|(i, &v)| (u128::from(total_order_key(v)) << 32) | i as u128)
                     .collect();
-                keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                let order: Vec<u32> = keyed.iter().map(|&(_, i)| i).collect();
+                keyed.sort_unstable();
+                let order: Vec<u32> = keyed.iter().map(|&k| k as u32).collect();
                 p.label = order
                     .iter()
                     .map(|&i| y_true.get(i as usize).is_some_and(|v| *v == 1.0))
                     .collect();
                 for (w, pair) in keyed.windows(2).enumerate() {
+                    // -0.0 and 0.0 are one prediction (a tie), as `!=` on the floats had it
                     if let [a, b] = pair
-                        && a.0 != b.0
+                        && prediction_of(*a) != prediction_of(*b)
                     {
                         p.tie_ends.push(w as u32 + 1);
                     }
@@ -189,6 +192,38 @@ impl Prepared {
         Ok(p)
     }
 
+    /// AUC: the end (exclusive, in sorted order) of each run of tied predictions.
+    pub fn tie_ends(&self) -> &[u32] {
+        &self.tie_ends
+    }
+
+    /// AUC: the label of each row in sorted order (true = positive).
+    pub fn sorted_labels(&self) -> &[bool] {
+        &self.label
+    }
+
+    /// Weighted AUC where `counts[k]` is the weight of the k-th row in sorted order (one byte a row, the
+    /// bootstrap's fast path): [`Prepared::auc_with`] without a closure call or a branch per row, the
+    /// same sums in the same order, so the same float.
+    pub fn auc_sorted_counts(&self, counts: &[u8]) -> Option<f64> {
+        let mut start = 0usize;
+        auc_of_groups(self.tie_ends.iter().map(|&end| {
+            let end = end as usize;
+            let (c, l) = (
+                counts.get(start..end).unwrap_or_default(),
+                self.label.get(start..end).unwrap_or_default(),
+            );
+            start = end;
+            // positives and all, branch-free so that it vectorises: a positive's count masked in
+            let (mut wp, mut all) = (0u64, 0u64);
+            for (&c, &positive) in c.iter().zip(l) {
+                all += u64::from(c);
+                wp += u64::from(c & 0u8.wrapping_sub(u8::from(positive)));
+            }
+            (wp, all - wp)
+        }))
+    }
+
     /// AUC's sort order (row indices by increasing prediction); None for the other metrics.
     pub fn sorted_order(&self) -> Option<&[u32]> {
         (self.metric == Metric::Auc).then_some(self.order.as_slice())
@@ -197,22 +232,17 @@ impl Prepared {
     /// Weighted AUC where `weight_at(k)` is the weight of the k-th row in sorted order: one pass, ties
     /// count ½. None when a class has no weight.
     pub fn auc_with(&self, weight_at: impl Fn(usize) -> u32) -> Option<f64> {
-        let (mut cum_neg, mut pos_total) = (0u64, 0u64);
-        let mut num = 0f64;
         let mut start = 0usize;
-        for &end in &self.tie_ends {
+        auc_of_groups(self.tie_ends.iter().map(|&end| {
             let end = end as usize;
             let (mut wp, mut wn) = (0u64, 0u64);
             for (k, &lab) in self.label.iter().enumerate().take(end).skip(start) {
                 let c = weight_at(k) as u64;
                 if lab { wp += c } else { wn += c }
             }
-            num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
-            cum_neg += wn;
-            pos_total += wp;
             start = end;
-        }
-        (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
+            (wp, wn)
+        }))
     }
 
     pub fn metric(&self) -> Metric {
@@ -262,6 +292,42 @@ impl Prepared {
     }
 }
 
+/// A u64 whose unsigned order is [`f64::total_cmp`]'s order of `v` (the sign bit set for positives,
+/// every bit flipped for negatives, so that larger magnitudes sort lower).
+fn total_order_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
+
+/// The prediction of a sort key of [`Prepared::new`] (the inverse of [`total_order_key`] on its top 64
+/// bits).
+fn prediction_of(key: u128) -> f64 {
+    let bits = (key >> 32) as u64;
+    f64::from_bits(if bits >> 63 == 1 {
+        bits & !(1 << 63)
+    } else {
+        !bits
+    })
+}
+
+/// AUC from the weights of each run of tied predictions in increasing order, (positives, negatives):
+/// every pair of a positive above a negative counts 1, a tie ½. The one float accumulation every AUC
+/// path shares, so they agree bit for bit. None when a class has no weight.
+pub fn auc_of_groups(groups: impl Iterator<Item = (u64, u64)>) -> Option<f64> {
+    let (mut cum_neg, mut pos_total) = (0u64, 0u64);
+    let mut num = 0f64;
+    for (wp, wn) in groups {
+        num += wp as f64 * cum_neg as f64 + 0.5 * wp as f64 * wn as f64;
+        cum_neg += wn;
+        pos_total += wp;
+    }
+    (pos_total > 0 && cum_neg > 0).then(|| num / (pos_total as f64 * cum_neg as f64))
+}
+
 /// Accuracy's notion of a correct prediction: with 0/1 labels a prediction in [0, 1] is a probability
 /// (≥ 0.5 means class 1) and a label otherwise; with other labels, the rounded prediction must equal it.
 fn correct(t: f64, y: f64) -> bool {
@@ -290,6 +356,25 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    /// The AUC sort's integer keys order predictions as f64::total_cmp does, and give them back.
+    #[test]
+    fn sort_keys_order_as_total_cmp() {
+        let values = [
+            -1e300, -2.5, -1.0, -1e-300, -0.0, 0.0, 1e-300, 0.25, 0.2500001, 1.0, 3e8, 1e300,
+        ];
+        for a in values {
+            let key = (u128::from(total_order_key(a)) << 32) | 7;
+            assert_eq!(prediction_of(key).to_bits(), a.to_bits(), "{a}");
+            for b in values {
+                assert_eq!(
+                    total_order_key(a).cmp(&total_order_key(b)),
+                    a.total_cmp(&b),
+                    "{a} vs {b}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,12 @@
 //! Never prune before `threshold.stats.prune-min-frac` of the schedule. Past it, compare the current
 //! best-so-far with the baseline's best-so-far at the same fraction (linear interpolation between its
 //! points); prune when the current trails by more than the margin (the request's `margin`, else the
-//! baseline's fold std, else 0 with a note).
+//! baseline's fold std).
+//!
+//! Without a margin there is no prune decision (`no-margin`, KS013): the seed's margin is deliberately
+//! generous so that only clearly bad ideas stop, and a margin of 0 would stop a screen on noise. kgkit's
+//! `TrainBudget.should_prune` does the same (no `KG_PRUNE_MARGIN`, no pruning). A screen level with or
+//! ahead of the baseline needs no margin: it continues.
 //!
 //! [`prune`] is the entry point: a [`PruneRequest`] in, a [`PruneReport`] out; the rules (KS010 to KS013)
 //! are one function each over where the screen stands (`PruneRun`).
@@ -162,7 +167,8 @@ pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> 
         } else {
             format!("curve {i}: ")
         };
-        let c: Curve = serde_json::from_value(item).map_err(|e| {
+        // core's reader, not serde_json::from_value: the same words, without serde's float printer in the wasm
+        let c: Curve = crate::text::json::from_value(&item).map_err(|e| {
             RequestError::new(
                 field,
                 format!(
@@ -206,6 +212,8 @@ pub enum PruneDecision {
     Prune,
     Continue,
     TooEarly,
+    /// Trailing the baseline, but no margin to judge by: no prune decision.
+    NoMargin,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -226,7 +234,8 @@ pub struct PruneReport {
     pub baseline_folds: usize,
     /// How far the current best trails the baseline (positive = worse).
     pub trail: f64,
-    pub margin: f64,
+    /// The margin in the metric's units; null when there is none (decision `no-margin`).
+    pub margin: Option<f64>,
     /// `given` (the request's margin), `baseline fold std` or `none`.
     pub margin_source: &'static str,
     pub rules: Vec<String>,
@@ -329,7 +338,7 @@ struct PruneRun {
     baseline_best: f64,
     baseline_folds: usize,
     trail: f64,
-    margin: f64,
+    margin: Option<f64>,
     margin_source: &'static str,
     decision: PruneDecision,
 }
@@ -367,9 +376,9 @@ impl PruneRun {
             inputs.baseline_fold_scores.as_deref().and_then(sd)
         };
         let (margin, margin_source) = match (inputs.margin, fold_std) {
-            (Some(m), _) => (m, "given"),
-            (None, Some(s)) => (s, "baseline fold std"),
-            (None, None) => (0.0, "none"),
+            (Some(m), _) => (Some(m), "given"),
+            (None, Some(s)) => (Some(s), "baseline fold std"),
+            (None, None) => (None, "none"),
         };
         let trail = if gib {
             baseline_best - current_best
@@ -377,12 +386,14 @@ impl PruneRun {
             current_best - baseline_best
         };
         // (the tolerance keeps "trails by exactly the margin" from pruning through rounding)
-        let decision = if fraction < inputs.min_frac {
-            PruneDecision::TooEarly
-        } else if trail > margin + 1e-9 * baseline_best.abs().max(1.0) {
-            PruneDecision::Prune
-        } else {
-            PruneDecision::Continue
+        let beyond = |m: f64| trail > m + 1e-9 * baseline_best.abs().max(1.0);
+        let decision = match margin {
+            _ if fraction < inputs.min_frac => PruneDecision::TooEarly,
+            Some(m) if beyond(m) => PruneDecision::Prune,
+            Some(_) => PruneDecision::Continue,
+            // level or ahead: no margin could prune it
+            None if !beyond(0.0) => PruneDecision::Continue,
+            None => PruneDecision::NoMargin,
         };
         Ok(PruneRun {
             greater_is_better: gib,
@@ -403,15 +414,21 @@ impl PruneRun {
     /// The numbers behind a prune or continue decision.
     fn numbers(&self) -> String {
         format!(
-            "best-so-far {} vs the baseline's {} at {} of the schedule (epoch {} of {}), trailing by {}, margin {} ({})",
+            "best-so-far {} vs the baseline's {} at {} of the schedule (epoch {} of {}), {}, {}",
             f(self.current_best),
             f(self.baseline_best),
             pct(self.fraction),
             f(self.epoch),
             f(self.epochs),
-            f(self.trail),
-            f(self.margin),
-            self.margin_source
+            if self.trail < 0.0 {
+                format!("ahead by {}", f(-self.trail))
+            } else {
+                format!("trailing by {}", f(self.trail))
+            },
+            match self.margin {
+                Some(m) => format!("margin {} ({})", f(m), self.margin_source),
+                None => "no margin".to_string(),
+            }
         )
     }
 
@@ -425,6 +442,11 @@ impl PruneRun {
             ),
             PruneDecision::Prune => format!("prune: {}", self.numbers()),
             PruneDecision::Continue => format!("continue: {}", self.numbers()),
+            PruneDecision::NoMargin => format!(
+                "no decision: {}; give a margin (e.g. the baseline's fold std) or the baseline's fold \
+                 scores: without one kgadvise does not prune on noise",
+                self.numbers()
+            ),
         }
     }
 }
@@ -460,12 +482,17 @@ fn keeps_up(run: &PruneRun, out: &mut Findings) {
     }
 }
 
-/// KS013: no margin could be found, so any shortfall prunes.
+/// KS013: the screen trails the baseline and no margin could be found: no prune decision.
 fn no_margin(run: &PruneRun, out: &mut Findings) {
-    if run.margin_source == "none" && run.decision != PruneDecision::TooEarly {
+    if run.decision == PruneDecision::NoMargin {
         out.add(
             rule::KS013,
-            "no margin given, one baseline curve and no baseline fold scores: margin 0",
+            format!(
+                "no margin given, one baseline curve and no baseline fold scores; the screen trails by {} at \
+                 {} of the schedule",
+                f(run.trail),
+                pct(run.fraction)
+            ),
         );
     }
 }
@@ -652,7 +679,7 @@ mod tests {
         let cur = curve(10.0, true, &[(3.0, 0.73)]);
         let r = run(&b, &cur, None, None, Some(&[0.80, 0.84, 0.82])).unwrap();
         assert_eq!(r.margin_source, "baseline fold std");
-        assert!((r.margin - 0.02).abs() < 1e-12);
+        assert!((r.margin.unwrap() - 0.02).abs() < 1e-12);
         assert_eq!(r.decision, PruneDecision::Continue);
         // several baseline curves: their final bests give the std, their mean the reference
         let b2 = [
@@ -662,11 +689,16 @@ mod tests {
         let r = run(&b2, &cur, None, None, None).unwrap();
         assert_eq!(r.margin_source, "baseline fold std");
         assert!((r.baseline_best - 0.75).abs() < 1e-12);
-        // none: margin 0 with a note
+        // none: no prune decision on a shortfall (KS013), and no margin shown as 0
         let r = run(&b, &cur, None, None, None).unwrap();
-        assert_eq!(r.margin_source, "none");
+        assert_eq!((r.margin_source, r.margin), ("none", None));
         assert!(r.findings.iter().any(|f| f.rule == "KS013"));
-        assert!(r.prune);
+        assert_eq!((r.decision, r.prune), (PruneDecision::NoMargin, false));
+        assert!(r.reason.starts_with("no decision: "), "{}", r.reason);
+        // none, but level with the baseline: continue, no margin needed
+        let r = run(&b, &curve(10.0, true, &[(3.0, 0.75)]), None, None, None).unwrap();
+        assert_eq!(r.decision, PruneDecision::Continue, "{}", r.reason);
+        assert!(r.findings.iter().all(|f| f.rule != "KS013"));
     }
 
     #[test]

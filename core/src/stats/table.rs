@@ -33,12 +33,14 @@ impl Predictions {
     }
 }
 
-/// A CSV reader over text: header on, flexible row lengths (checked by us), leading/trailing spaces trimmed.
+/// A CSV reader over text: header on, flexible row lengths (checked by us), the header's names trimmed.
+/// Cells are trimmed where they are read ([`cell_text`], [`parse_number`]): trimming every field of every
+/// record was a measurable share of reading a million rows.
 fn reader(text: &str) -> csv::Reader<&[u8]> {
     csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
-        .trim(csv::Trim::All)
+        .trim(csv::Trim::Headers)
         .from_reader(text.trim_start_matches('\u{feff}').as_bytes())
 }
 
@@ -86,6 +88,11 @@ fn unreadable(field: &str, e: &csv::Error) -> RequestError {
     }
 }
 
+/// A cell's text, trimmed.
+fn cell_text(cell: &[u8]) -> String {
+    String::from_utf8_lossy(cell.trim_ascii()).into_owned()
+}
+
 /// A finite number, or None. Accepts what Python/pandas write (`1e-3`, `nan` is rejected as not finite).
 pub fn parse_number(cell: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(cell).ok()?.trim();
@@ -127,11 +134,16 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
     let id_col = index.get("id").copied();
     let fold_col = index.get("fold").copied();
     let group_col = index.get("group").copied();
+    // sized once from the line count: growing a million-row column copies it about 20 times
+    let rows = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    let column = |present: Option<usize>| present.map(|_| Vec::with_capacity(rows));
     let mut p = Predictions {
-        id: id_col.map(|_| Vec::new()),
-        fold: fold_col.map(|_| Vec::new()),
-        group: group_col.map(|_| Vec::new()),
-        ..Predictions::default()
+        y_true: Vec::with_capacity(rows),
+        y_pred: Vec::with_capacity(rows),
+        id: column(id_col),
+        fold: column(fold_col),
+        group: column(group_col),
+        line: Vec::with_capacity(rows),
     };
     let mut bad: Vec<String> = Vec::new();
     let mut bad_count = 0usize;
@@ -143,7 +155,7 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
             Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.is_empty()) {
+        if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
         let mut num = |col: usize, label: &str| -> f64 {
@@ -152,9 +164,7 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
                 None => {
                     bad_count += 1;
                     if bad.len() < 5 {
-                        let cell = record
-                            .get(col)
-                            .map(|c| String::from_utf8_lossy(c).to_string());
+                        let cell = record.get(col).map(cell_text);
                         bad.push(match cell {
                             Some(c) => format!(
                                 "line {line}, column `{label}`: `{c}` is not a finite number"
@@ -172,12 +182,7 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
         let v = num(yp, "y_pred");
         p.y_true.push(t);
         p.y_pred.push(v);
-        let text_of = |col: usize| {
-            record
-                .get(col)
-                .map(|c| String::from_utf8_lossy(c).to_string())
-                .unwrap_or_default()
-        };
+        let text_of = |col: usize| record.get(col).map(cell_text).unwrap_or_default();
         if let (Some(c), Some(ids)) = (id_col, p.id.as_mut()) {
             ids.push(text_of(c));
         }
@@ -254,16 +259,13 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
             Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.is_empty()) {
+        if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
         match record.get(col).and_then(parse_number) {
             Some(v) => out.push(v),
             None => {
-                let cell = record
-                    .get(col)
-                    .map(|c| String::from_utf8_lossy(c).to_string())
-                    .unwrap_or_default();
+                let cell = record.get(col).map(cell_text).unwrap_or_default();
                 return Err(RequestError::at_line(
                     field,
                     line as usize,
@@ -275,6 +277,132 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
         }
     }
     Ok(out)
+}
+
+#[cfg(feature = "npy")] // kgkit's artifacts only: the page is built without them
+/// The truth of a training table (`--truth train.csv:target`) for kgkit's artifacts, whose
+/// `fold<k>_idx.npy` hold row positions in it (0 = the first data row).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Truth {
+    /// Each data row's truth; NaN where the cell is empty.
+    pub values: Vec<f64>,
+    /// Text labels encoded as sorted-class codes (kgkit's `_truth`: the training templates' encoding):
+    /// the class names, code = position. None when every cell is a number.
+    pub classes: Option<Vec<String>>,
+    /// Each data row's group (`groups` column), when asked for.
+    pub groups: Option<Vec<String>>,
+    /// Each data row's 1-based line, for messages.
+    pub line: Vec<u64>,
+}
+
+#[cfg(feature = "npy")]
+/// The column index of `name` in a header, or an error on `field` listing the columns found.
+fn column_of(
+    index: &HashMap<String, usize>,
+    name: &str,
+    field: &str,
+    what: &str,
+) -> Result<usize, RequestError> {
+    index
+        .get(&name.trim().to_ascii_lowercase())
+        .copied()
+        .ok_or_else(|| {
+            RequestError::new(
+                field,
+                format!(
+                    "no column `{}` in the truth table; expected {what}; found: {}",
+                    name.trim(),
+                    found_columns(index)
+                ),
+            )
+        })
+}
+
+#[cfg(feature = "npy")]
+/// Reads the truth column `column` (and the group column `groups`) of a training table's CSV text, the
+/// request field `truth`. Numbers are kept as numbers; a column with any other text is encoded as
+/// sorted-class codes, as kgkit encodes string and boolean labels. Errors name `truth`, `truthColumn`
+/// or `groups`.
+pub fn read_truth(text: &str, column: &str, groups: Option<&str>) -> Result<Truth, RequestError> {
+    let mut rdr = reader(text);
+    let index = header_index(&mut rdr, "truth")?;
+    let col = column_of(
+        &index,
+        column,
+        "truthColumn",
+        "the truth column (FILE:COLUMN)",
+    )?;
+    let group_col = match groups {
+        Some(g) => Some(column_of(
+            &index,
+            g,
+            "groups",
+            "a column of groups (patients, sessions)",
+        )?),
+        None => None,
+    };
+    let mut truth = Truth {
+        groups: group_col.map(|_| Vec::new()),
+        ..Truth::default()
+    };
+    let mut cells: Vec<String> = Vec::new();
+    let mut text_labels = false;
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match rdr.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(unreadable("truth", &e)),
+        }
+        if record.iter().all(|c| c.trim_ascii().is_empty()) {
+            continue;
+        }
+        truth
+            .line
+            .push(record.position().map(|p| p.line()).unwrap_or(0));
+        let cell = record.get(col).unwrap_or_default();
+        let value = if cell.iter().all(u8::is_ascii_whitespace) {
+            f64::NAN
+        } else {
+            match parse_number(cell) {
+                Some(v) => v,
+                None => {
+                    text_labels = true;
+                    f64::NAN
+                }
+            }
+        };
+        truth.values.push(value);
+        cells.push(String::from_utf8_lossy(cell).trim().to_string());
+        if let (Some(c), Some(gs)) = (group_col, truth.groups.as_mut()) {
+            gs.push(
+                record
+                    .get(c)
+                    .map(|g| String::from_utf8_lossy(g).trim().to_string())
+                    .unwrap_or_default(),
+            );
+        }
+    }
+    if truth.values.is_empty() {
+        return Err(RequestError::new(
+            "truth",
+            "no data rows after the header; expected the training table the artifacts' rows point into",
+        ));
+    }
+    if text_labels {
+        let mut classes: Vec<String> = cells.iter().filter(|c| !c.is_empty()).cloned().collect();
+        crate::text::sort::sort(&mut classes);
+        classes.dedup();
+        truth.values = cells
+            .iter()
+            .map(|c| match classes.binary_search(c) {
+                Ok(code) if !c.is_empty() => code as f64,
+                _ => f64::NAN,
+            })
+            .collect();
+        truth.classes = Some(classes);
+    }
+    Ok(truth)
 }
 
 /// One row of a fidelity CSV (`idea`, `screen_gain`, `full_gain`).
@@ -314,15 +442,10 @@ pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>)
             Err(e) => return Err(unreadable(field, &e)),
         }
         let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.is_empty()) {
+        if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
-        let text_of = |col: usize| {
-            record
-                .get(col)
-                .map(|c| String::from_utf8_lossy(c).to_string())
-                .unwrap_or_default()
-        };
+        let text_of = |col: usize| record.get(col).map(cell_text).unwrap_or_default();
         let idea = text_of(ic);
         let label = if idea.is_empty() {
             format!("line {line}")
@@ -405,6 +528,32 @@ mod tests {
         );
         assert_eq!(read_scores("0.8\nx\n", "f").unwrap_err().line, Some(2));
         assert!(read_scores("", "f").is_err());
+    }
+
+    #[cfg(feature = "npy")]
+    #[test]
+    fn truth_columns_as_numbers_or_sorted_classes() {
+        let t = read_truth(
+            "id,Target,patient\n7,1,a\n8,0,b\n9,,a\n",
+            "target",
+            Some("PATIENT"),
+        )
+        .unwrap();
+        assert_eq!(t.values[..2], [1.0, 0.0]);
+        assert!(t.values[2].is_nan());
+        assert_eq!(t.classes, None);
+        assert_eq!(t.groups, Some(vec!["a".into(), "b".into(), "a".into()]));
+        assert_eq!(t.line, vec![2, 3, 4]);
+        // text labels: sorted-class codes, as kgkit encodes them
+        let t = read_truth("y\nyes\nno\nyes\n", "y", None).unwrap();
+        assert_eq!(t.values, vec![1.0, 0.0, 1.0]);
+        assert_eq!(t.classes, Some(vec!["no".into(), "yes".into()]));
+        let e = read_truth("a,b\n1,2\n", "target", None).unwrap_err();
+        assert_eq!(e.field, "truthColumn");
+        assert!(e.message.contains("found: a, b"), "{e}");
+        let e = read_truth("y\n1\n", "y", Some("patient")).unwrap_err();
+        assert_eq!(e.field, "groups");
+        assert_eq!(read_truth("y\n", "y", None).unwrap_err().field, "truth");
     }
 
     #[test]

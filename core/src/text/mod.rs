@@ -3,6 +3,7 @@
 //! UTF-16 file of ASCII text is recognised by its NUL bytes). Readers that must reject bad bytes use
 //! [`decode_strict`], the others [`decode_input`] (bad bytes become U+FFFD).
 
+pub mod count;
 pub mod decimal;
 pub mod json;
 pub mod lines;

@@ -1,6 +1,8 @@
 //! Reusable widgets: links that keep the app in one page, inputs bound to the URL, findings, errors.
 
+pub mod advisor;
 pub mod doc_text;
+pub mod example;
 pub mod findings;
 pub mod inputs;
 pub mod links;

@@ -1,25 +1,74 @@
 //! A large paste (a quota table, a kernel-metadata.json) or a local file, chosen with a labelled file
 //! input or dropped on the box: kept in the page, never in the URL, never uploaded, and always shown back
-//! as text.
+//! as text. A page that reads its input in chunks (Diagnose) takes a paste of megabytes straight from the
+//! paste event: the browser never lays it out in the box, which shows its first lines instead.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use leptos::callback::{Callable, UnsyncCallback};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{read_bytes, size_text, text_as_file};
+use crate::browser::{pasted_text, read_bytes, size_text, text_part};
 
 /// The pages that read a file whole (all but Diagnose, which reads in chunks) refuse bigger files.
 pub const WHOLE_FILE_MAX_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
-/// A paste of at least this many UTF-16 units goes to `on_file` as a file, out of the box: laying out
-/// megabytes of text in a textarea alone freezes the tab for seconds, and the file is read in chunks.
+/// A paste of at least this many UTF-16 units goes to `stream`, never into the box: laying out megabytes
+/// of text in a textarea alone freezes the tab for seconds (13 s for 11.5 MB in headless Chromium).
 pub const BIG_PASTE_UNITS: u32 = 1 << 20;
 
-/// The name a big paste gets when it is handed on as a file.
+/// The name a big paste goes by in the page's notes.
 pub const BIG_PASTE_NAME: &str = "the pasted log";
+
+/// How much of a big paste the box shows: its first lines, and at most this many UTF-16 units of them.
+pub const PREVIEW_LINES: usize = 20;
+const PREVIEW_UNITS: u32 = 4096;
+
+/// An input a page reads in chunks (Diagnose): a local file, or a paste too big for the box.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Streamed {
+    File(web_sys::File),
+    /// A big paste as the clipboard gave it, a JavaScript string copied into wasm part by part as it is
+    /// read; `head` is its first lines, which the box shows.
+    Pasted {
+        text: js_sys::JsString,
+        head: Arc<str>,
+    },
+}
+
+impl Streamed {
+    /// A paste, with the first lines the box shows of it.
+    pub fn pasted(text: js_sys::JsString) -> Streamed {
+        let head = first_lines(&text_part(&text, 0, PREVIEW_UNITS).0).into();
+        Streamed::Pasted { text, head }
+    }
+
+    /// The file's name, or "the pasted log".
+    pub fn name(&self) -> String {
+        match self {
+            Streamed::File(f) => f.name(),
+            Streamed::Pasted { .. } => BIG_PASTE_NAME.to_string(),
+        }
+    }
+
+    /// Its length: bytes of a file, UTF-16 units of a paste (what the reading advances by).
+    pub fn length(&self) -> f64 {
+        match self {
+            Streamed::File(f) => f.size(),
+            Streamed::Pasted { text, .. } => f64::from(text.length()),
+        }
+    }
+}
+
+/// The first `PREVIEW_LINES` lines of a text.
+pub fn first_lines(text: &str) -> &str {
+    let end = text
+        .match_indices('\n')
+        .nth(PREVIEW_LINES - 1)
+        .map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
 
 /// A local file read whole: its name and its bytes, decoded by the page as the CLI decodes that input.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +85,7 @@ impl LoadedFile {
 }
 
 /// The text box, and when the page takes files, a file input and a drop zone on the box. A file goes either
-/// to `file` (read whole here) or to `on_file` (the page reads it, e.g. in chunks).
+/// to `file` (read whole here) or to `stream` (the page reads it in chunks), and so does a big paste.
 #[component]
 pub fn PasteArea(
     id: &'static str,
@@ -47,16 +96,16 @@ pub fn PasteArea(
     /// Take a local file and read it whole into this slot; typing in the box empties it.
     #[prop(optional)]
     file: Option<RwSignal<Option<LoadedFile>>>,
-    /// Take a local file and hand it to the page unread.
+    /// Hand a local file, or a paste of megabytes, to the page unread; typing in the box empties it.
     #[prop(optional)]
-    on_file: Option<UnsyncCallback<web_sys::File>>,
+    stream: Option<RwSignal<Option<Streamed>, LocalStorage>>,
     /// The file input's `accept` (e.g. ".csv,.txt").
     #[prop(optional)]
     accept: &'static str,
 ) -> impl IntoView {
     let hint_id = format!("{id}-hint");
     let has_hint = !hint.is_empty();
-    let takes_files = file.is_some() || on_file.is_some();
+    let takes_files = file.is_some() || stream.is_some();
     let file_id = format!("{id}-file");
     let note = RwSignal::new(None::<String>);
     let dragging = RwSignal::new(false);
@@ -66,9 +115,9 @@ pub fn PasteArea(
         latest.update_value(|n| *n = n.wrapping_add(1));
         dragging.set(false);
         note.set(None);
-        if let Some(page) = on_file {
+        if let Some(slot) = stream {
             value.set(String::new());
-            page.run(f);
+            slot.set(Some(Streamed::File(f)));
         } else if let Some(slot) = file {
             value.set(String::new());
             read_whole(f, slot, note, latest);
@@ -101,25 +150,28 @@ pub fn PasteArea(
             take(f);
         }
     };
+    // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it,
+    // for `stream`, out of the box (which then shows its first lines).
+    let on_paste = move |ev: leptos::ev::ClipboardEvent| {
+        let Some(slot) = stream else {
+            return;
+        };
+        if let Some(text) = pasted_text(&ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
+            ev.prevent_default();
+            latest.update_value(|n| *n = n.wrapping_add(1));
+            note.set(None);
+            value.set(String::new());
+            slot.set(Some(Streamed::pasted(text)));
+        }
+    };
+    let shown = move || box_text(value, stream);
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if takes_files {
             ev.prevent_default();
             dragging.set(true);
         }
     };
-    let loaded = move || {
-        let f = file.and_then(|slot| slot.get())?;
-        Some(view! {
-            <p class="file-note" id=format!("{id}-file-note")>
-                "File: "
-                <strong class="file-name">{f.describe()}</strong>
-                " — read in this page, not uploaded. "
-                <button type="button" on:click=move |_| { if let Some(s) = file { s.set(None) } }>
-                    "Remove file"
-                </button>
-            </p>
-        })
-    };
+    let loaded = move || file.and_then(|slot| loaded_note(id, slot));
     view! {
         <div class="field paste">
             <label for=id>{label}</label>
@@ -137,16 +189,17 @@ pub fn PasteArea(
                     autocomplete="off"
                     placeholder=placeholder
                     aria-describedby=has_hint.then(|| hint_id.clone())
-                    prop:value=move || value.get()
+                    prop:value=shown
+                    on:paste=on_paste
                     on:input=move |ev| {
-                        if let Some(page) = on_file
-                            && let Some(f) = big_paste_as_file(&ev)
-                        {
-                            value.set(String::new());
-                            page.run(f);
-                            return;
+                        let text = event_target_value(&ev);
+                        // Editing the box drops a streamed log: the box's text is the log again. (Text
+                        // reaches the box by typing or a paste under `BIG_PASTE_UNITS`: a dropped text is
+                        // refused by the drop zone, which takes files.)
+                        if let Some(slot) = stream.filter(|s| s.with_untracked(Option::is_some)) {
+                            slot.set(None);
                         }
-                        value.set(event_target_value(&ev));
+                        value.set(text);
                         if let Some(slot) = file {
                             latest.update_value(|n| *n = n.wrapping_add(1));
                             slot.set(None);
@@ -174,18 +227,34 @@ pub fn PasteArea(
     }
 }
 
-/// A big paste as a file, and the box emptied; the text stays in JavaScript (no copy into wasm).
-fn big_paste_as_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
-    let area = ev
-        .target()?
-        .dyn_into::<web_sys::HtmlTextAreaElement>()
-        .ok()?;
-    if area.text_length() < BIG_PASTE_UNITS {
-        return None;
-    }
-    let f = text_as_file(&area, BIG_PASTE_NAME)?;
-    area.set_value("");
-    Some(f)
+/// What the box shows: a big paste's first lines, or the text typed or pasted.
+fn box_text(
+    value: RwSignal<String>,
+    stream: Option<RwSignal<Option<Streamed>, LocalStorage>>,
+) -> String {
+    stream
+        .and_then(|slot| {
+            slot.with(|s| match s {
+                Some(Streamed::Pasted { head, .. }) => Some(head.to_string()),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| value.get())
+}
+
+/// The note of a file read whole into `slot`, with its Remove button; nothing while none is loaded.
+fn loaded_note(id: &'static str, slot: RwSignal<Option<LoadedFile>>) -> Option<impl IntoView> {
+    let f = slot.get()?;
+    Some(view! {
+        <p class="file-note" id=format!("{id}-file-note")>
+            "File: "
+            <strong class="file-name">{f.describe()}</strong>
+            " — read in this page, not uploaded. "
+            <button type="button" on:click=move |_| slot.set(None)>
+                "Remove file"
+            </button>
+        </p>
+    })
 }
 
 /// Reads a file whole into `slot`; a file too big or unreadable is said in `note`.

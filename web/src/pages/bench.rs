@@ -5,6 +5,7 @@ use kgadvise_core::bench::{self, BenchHistoryRequest, HistoryReport};
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::request_error;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
@@ -19,6 +20,13 @@ pub enum BenchAnswer {
     Need,
     Error(String),
 }
+
+/// Three benches of one run: a bigger batch halves the time, compiling then slows it.
+pub const EXAMPLE: Example = Example {
+    what: "three benches of one training run: a bigger batch, then torch.compile",
+    typed: &[],
+    files: &[("history", "bench/history-slower.jsonl")],
+};
 
 /// The labels of the page's controls, by request field (the URL key `name` is the request's).
 const LABELS: &[(&str, &str)] = &[("history", "bench.jsonl"), ("name", "Run name")];
@@ -70,6 +78,7 @@ pub fn BenchPage() -> impl IntoView {
                 <code>"kgadvise bench --run ..."</code>
                 ") to see each bench against the previous one of the same run name, and what changed."
             </p>
+            <TryExample example=&EXAMPLE slots=vec![ExampleSlot { field: "history", text: history, file: Some(file) }] />
             <PasteArea
                 id="history-paste"
                 label="bench.jsonl"

@@ -6,6 +6,7 @@ use kgadvise_core::stats::metrics::Metric;
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::{label_of, parse_count, request_error};
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
@@ -19,6 +20,16 @@ pub enum CompareAnswer {
     Need(&'static str),
     Error(String),
 }
+
+/// A regression idea whose gain clears the bar.
+pub const EXAMPLE: Example = Example {
+    what: "a regression idea against its control, judged on MAE",
+    typed: &[("metric", "mae")],
+    files: &[
+        ("idea", "stats/promote_idea.csv"),
+        ("control", "stats/promote_control.csv"),
+    ],
+};
 
 /// The labels of the page's controls, by request field (the URL keys are the request keys). A problem with
 /// both files together names no field.
@@ -98,6 +109,13 @@ pub fn ComparePage() -> impl IntoView {
                 "(columns y_true/target and the prediction; id, fold and group when you have them). Seeded: "
                 "the same input gives the same answer. Nothing leaves this page."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![
+                    ExampleSlot { field: "idea", text: idea, file: Some(idea_file) },
+                    ExampleSlot { field: "control", text: control, file: Some(control_file) },
+                ]
+            />
             <form class="controls" on:submit=no_submit>
                 <UrlSelect id="metric" label="Metric" key="metric" options=metrics any="Pick a metric" />
                 <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::{domain_options, note_rows, platform_options};
 use crate::browser::now;
+use crate::components::example::{Example, TryExample};
 use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
@@ -14,6 +15,13 @@ use crate::use_url;
 
 /// The domain shown when none is chosen (the first of the domain control).
 pub const DEFAULT_DOMAIN: &str = "images";
+
+/// A domain resolved on a platform.
+pub const EXAMPLE: Example = Example {
+    what: "the defaults of an image competition on a T4 x2",
+    typed: &[("domain", "images"), ("platform", "t4x2")],
+    files: &[],
+};
 
 /// The label of the control of each request field (the URL keys are the request keys).
 const LABELS: &[(&str, &str)] = &[
@@ -69,6 +77,7 @@ pub fn DefaultsPage() -> impl IntoView {
                 "The defaults to write for a kind of competition, resolved for the platform it runs on: "
                 "what applies, what is left out there and why."
             </p>
+            <TryExample example=&EXAMPLE slots=Vec::new() />
             <form class="controls" on:submit=no_submit>
                 <UrlSelect id="domain" label="Domain" key="domain" options=domain_options() />
                 <UrlSelect

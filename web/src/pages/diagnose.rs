@@ -1,22 +1,25 @@
 //! Diagnose a run (`kgadvise diagnose`): paste or drop an nvidia-smi log of any format, and/or type the three
 //! bench rates → verdicts fix-first with their evidence, a per-GPU table and a utilisation timeline per GPU with
-//! the verdict thresholds drawn. The form and the log become core's `DiagnoseRequest`, as the CLI's flags do;
-//! a big log (a file, a big paste) is pushed into the request's `Diagnoser` in chunks.
+//! the verdict thresholds drawn over the run's time. The form and the log become core's `DiagnoseRequest`, as
+//! the CLI's flags do; a big log (a file, a paste of megabytes) is pushed into the request's `Diagnoser` in
+//! chunks.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use kgadvise_core::diagnose::timeline::timeline_axis;
 use kgadvise_core::diagnose::verdict::{DiagnoseReport, GpuReport};
 use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser, diagnose};
 use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook::Thresholds;
+use kgadvise_core::text::count::counted;
 use kgadvise_core::text::decimal::parse_f64;
 use kgadvise_core::text::number::{fixed, push_fixed, shortest};
-use leptos::callback::UnsyncCallback;
 use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
-use crate::components::paste::PasteArea;
+use crate::components::example::{Example, ExampleSlot, TryExample};
+use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
 };
@@ -29,7 +32,8 @@ pub enum DiagnoseAnswer {
     Error(String),
 }
 
-/// A log (file or paste) is parsed in pieces of about this size, yielding to the browser in between.
+/// A streamed log (file or big paste) is parsed in pieces of about this size, yielding to the browser in
+/// between.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// The page's controls: (request field, URL key, label). The URL keys are those of links already shared
@@ -143,7 +147,10 @@ enum Progress {
     },
     Done {
         name: String,
-        total: f64,
+        /// The bytes read (UTF-8 for a paste).
+        bytes: f64,
+        /// A big paste (the box shows its first lines), not a file.
+        pasted: bool,
         report: Box<DiagnoseReport>,
     },
     Cancelled {
@@ -154,26 +161,39 @@ enum Progress {
     Failed(String),
 }
 
-/// Pushes a streamed log into `d` in chunks, yielding to the browser between them; stops (returning
-/// `None`) as soon as `alive()` turns false (Cancel, another file, other inputs, the page left).
+/// Pushes a streamed log into `d` in chunks, yielding to the browser between them, and returns the report
+/// and the bytes read; stops (returning `None`) as soon as `alive()` turns false (Cancel, another file,
+/// other inputs, the page left). `progress` is told how far the reading is, in `Streamed::length`'s unit.
 async fn stream_log(
-    file: web_sys::File,
+    log: &Streamed,
     mut d: Diagnoser,
     alive: impl Fn() -> bool,
     progress: impl Fn(f64),
-) -> Result<Option<DiagnoseReport>, String> {
-    let total = file.size();
-    let mut done = 0.0;
+) -> Result<Option<(DiagnoseReport, f64)>, String> {
+    let total = log.length();
+    let (mut done, mut bytes) = (0.0, 0.0);
     while done < total {
         let end = (done + CHUNK_BYTES as f64).min(total);
-        let chunk = browser::read_bytes(&file, done, end).await?;
-        if !alive() {
-            return Ok(None);
-        }
-        if chunk.is_empty() {
-            break; // the file shrank while being read
-        }
-        done += chunk.len() as f64;
+        let chunk = match log {
+            Streamed::File(file) => {
+                let chunk = browser::read_bytes(file, done, end).await?;
+                if !alive() {
+                    return Ok(None);
+                }
+                if chunk.is_empty() {
+                    break; // the file shrank while being read
+                }
+                done += chunk.len() as f64;
+                chunk
+            }
+            // Copied into wasm one part at a time: never the whole paste at once.
+            Streamed::Pasted { text, .. } => {
+                let (part, part_end) = browser::text_part(text, done as u32, end as u32);
+                done = f64::from(part_end);
+                part.into_bytes()
+            }
+        };
+        bytes += chunk.len() as f64;
         d.push(&chunk);
         progress(done);
         browser::yield_to_browser().await;
@@ -181,13 +201,13 @@ async fn stream_log(
             return Ok(None);
         }
     }
-    Ok(Some(d.finish()))
+    Ok(Some((d.finish(), bytes)))
 }
 
 /// Reads the loaded file (or big paste) whenever it or the form changes; each read has a number, and a
 /// read whose number is no longer `current` stops at its next chunk.
 fn stream_on_change(
-    file: RwSignal<Option<web_sys::File>, LocalStorage>,
+    stream: RwSignal<Option<Streamed>, LocalStorage>,
     form: Memo<DiagnoseForm>,
     progress: RwSignal<Option<Progress>>,
     bytes_done: RwSignal<f64>,
@@ -195,7 +215,7 @@ fn stream_on_change(
 ) {
     Effect::new(move |_| {
         let me = current.fetch_add(1, Ordering::SeqCst) + 1;
-        let Some(f) = file.get() else {
+        let Some(log) = stream.get() else {
             progress.set(None);
             return;
         };
@@ -203,7 +223,8 @@ fn stream_on_change(
             progress.set(None);
             return;
         };
-        let (name, total) = (f.name(), f.size());
+        let (name, total) = (log.name(), log.length());
+        let pasted = matches!(log, Streamed::Pasted { .. });
         bytes_done.set(0.0);
         progress.set(Some(Progress::Reading {
             name: name.clone(),
@@ -212,14 +233,15 @@ fn stream_on_change(
         let current = current.clone();
         leptos::task::spawn_local(async move {
             let alive = || current.load(Ordering::SeqCst) == me;
-            let result = stream_log(f, d, alive, |done| bytes_done.set(done)).await;
+            let result = stream_log(&log, d, alive, |done| bytes_done.set(done)).await;
             if !alive() {
                 return;
             }
             match result {
-                Ok(Some(r)) => progress.set(Some(Progress::Done {
+                Ok(Some((r, bytes))) => progress.set(Some(Progress::Done {
                     name,
-                    total,
+                    bytes,
+                    pasted,
                     report: Box::new(r),
                 })),
                 Ok(None) => {}
@@ -231,19 +253,26 @@ fn stream_on_change(
     });
 }
 
+/// A 2xT4 run that trains on one GPU only.
+pub const EXAMPLE: Example = Example {
+    what: "an nvidia-smi log of a 2xT4 run whose second GPU sits idle",
+    typed: &[],
+    files: &[("log", "diagnose/second-gpu-idle.csv")],
+};
+
 #[component]
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
     let log = RwSignal::new(String::new());
-    // A file, or a big paste taken out of the box as a file (see `PasteArea`): parsed in chunks.
-    let file = RwSignal::new_local(None::<web_sys::File>);
+    // A file, or a big paste kept out of the box (see `PasteArea`): parsed in chunks.
+    let stream = RwSignal::new_local(None::<Streamed>);
     let progress = RwSignal::new(None::<Progress>);
     let bytes_done = RwSignal::new(0.0);
     // Each parse has a number; a parse whose number is no longer the current one stops at its next chunk.
     let current = Arc::new(AtomicU64::new(0));
     let form = Memo::new(move |_| DiagnoseForm::of_url(|key| url.value(key)));
     let answer = Memo::new(move |_| {
-        if file.with(Option::is_some) {
+        if stream.with(Option::is_some) {
             return match form.with(DiagnoseForm::diagnoser) {
                 Ok(_) => ViewState::Streaming,
                 Err(e) => ViewState::Error(e),
@@ -254,13 +283,13 @@ pub fn DiagnosePage() -> impl IntoView {
     });
     // Effects run in the browser only (host tests render the page once to HTML).
     if cfg!(target_arch = "wasm32") {
-        // Typing replaces a loaded file.
+        // Text in the box (typed, pasted, or Try an example's) replaces a streamed log.
         Effect::new(move |_| {
             if log.with(|l| !l.is_empty()) {
-                file.set(None);
+                stream.set(None);
             }
         });
-        stream_on_change(file, form, progress, bytes_done, current.clone());
+        stream_on_change(stream, form, progress, bytes_done, current.clone());
     }
     let cancel = {
         let current = current.clone();
@@ -280,9 +309,8 @@ pub fn DiagnosePage() -> impl IntoView {
     on_cleanup(move || {
         current.fetch_add(1, Ordering::SeqCst);
     });
-    let on_file = UnsyncCallback::new(move |f: web_sys::File| file.set(Some(f)));
     let remove = move || {
-        file.set(None);
+        stream.set(None);
         log.set(String::new());
     };
     view! {
@@ -292,13 +320,17 @@ pub fn DiagnosePage() -> impl IntoView {
                 "Why is the run slow, and is it wasting GPU quota? Paste or drop an nvidia-smi log (CSV from --query-gpu, "
                 "the default table, dmon, -q text or XML), or type the three bench rates. The log never leaves this page."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![ExampleSlot { field: "log", text: log, file: None }]
+            />
             <PasteArea
                 id="log-paste"
                 label=label("log")
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
-                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks; lines that cannot be read are listed with their line number."
+                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks (the box shows a big paste's first lines); lines that cannot be read are listed with their line number."
                 value=log
-                on_file=on_file
+                stream=stream
             />
             {move || progress.get().map(|p| progress_view(p, bytes_done, cancel.clone(), remove))}
             <DiagnoseControls />
@@ -371,18 +403,33 @@ fn progress_view(
             </div>
         }
         .into_any(),
-        Progress::Done { name, total, .. } => view! {
-            <p class="file-note" id="log-file-note">
-                "Read "<strong class="file-name">{format!("{name} ({})", size_text(total))}</strong>
-                " in this page, in chunks; nothing was uploaded. "
-                <button type="button" on:click=move |_| remove()>"Remove"</button>
-            </p>
+        Progress::Done { name, bytes, pasted, report } => {
+            let read = format!(
+                "{name} ({}, {})",
+                size_text(bytes),
+                counted(report.lines as u64, "line", "lines")
+            );
+            let shown = if pasted {
+                format!(
+                    " in this page, in chunks: the box shows its first {PREVIEW_LINES} lines, and typing there replaces it. "
+                )
+            } else {
+                " in this page, in chunks; nothing was uploaded. ".to_string()
+            };
+            view! {
+                <p class="file-note" id="log-file-note">
+                    "Read "<strong class="file-name">{read}</strong>{shown}
+                    <button type="button" on:click=move |_| remove()>
+                        {if pasted { "Clear" } else { "Remove" }}
+                    </button>
+                </p>
+            }
+            .into_any()
         }
-        .into_any(),
         Progress::Cancelled { name, done, total } => view! {
             <p class="hint" id="log-cancelled">
                 {format!(
-                    "Cancelled: read {} of {} of {name}. Open the file again (or change an input) to read it.",
+                    "Cancelled: read {} of {} of {name}. Open or paste it again (or change an input) to read it.",
                     size_text(done),
                     size_text(total)
                 )}
@@ -506,58 +553,80 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
             {timelines}
             {(!notes.is_empty()).then(|| text_list("notes", notes))}
             {diagnostics}
-            <p class="formats">{format!("Read as: {} ({} lines)", r.formats.join(", "), r.lines)}</p>
+            <p class="formats">
+                {format!("Read as: {} ({})", r.formats.join(", "), counted(r.lines as u64, "line", "lines"))}
+            </p>
             <RulesUsed rules=r.rules.clone() />
         </div>
     }
 }
 
-/// One GPU's utilisation over the run: an inline SVG line with the verdict thresholds as dashed lines.
+/// The chart's drawing box (SVG user units, stretched to the chart's size: `preserveAspectRatio="none"`).
+const PLOT_W: u32 = 1000;
+
+/// The height in the drawing box, and the share of the chart's height from the top, of a utilisation.
+fn util_y(v: f64) -> f64 {
+    2.0 + (100.0 - v.clamp(0.0, 100.0)) * 0.96
+}
+
+/// One GPU's utilisation over the run: an inline SVG line with the verdict thresholds as dashed lines, over
+/// the time since the GPU's first sample (the sample number when the log gives no time). The line is drawn
+/// in an inner SVG stretched to the chart; the axis labels are text of the outer SVG, which has no viewBox,
+/// placed in % of its box: they stay at the page's text size however wide the chart is drawn (and need no
+/// inline style, which the CSP refuses).
 #[component]
 fn Timeline(gpu: GpuReport) -> impl IntoView {
     if gpu.timeline.len() < 2 {
         return ().into_any();
     }
-    let (w, h, left) = (480.0, 110.0, 30.0);
-    let n = gpu.timeline.len() as f64;
+    // Point i is the mean of the utilisation samples [i × step, (i + 1) × step): drawn at their middle.
+    let last = (gpu.util_samples.max(2) - 1) as f64;
+    let step = gpu.timeline_step_samples.max(1) as f64;
     let mut points = String::new();
     for (i, v) in gpu.timeline.iter().enumerate() {
-        let x = left + i as f64 / (n - 1.0) * (w - left - 4.0);
-        let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
+        let first = i as f64 * step;
+        let middle = (first + (first + step - 1.0).min(last)) / 2.0;
         if i > 0 {
             points.push(' ');
         }
-        push_fixed(&mut points, x, 1);
+        push_fixed(&mut points, middle / last * f64::from(PLOT_W), 1);
         points.push(',');
-        push_fixed(&mut points, y, 1);
+        push_fixed(&mut points, util_y(*v), 1);
     }
+    let axis = timeline_axis(&gpu);
+    let mut labels: Vec<_> = axis
+        .ticks
+        .into_iter()
+        .map(|t| axis_label("x-tick", fixed(100.0 * t.at, 2), "100".into(), t.label))
+        .collect();
+    // The thresholds: one dashed path of horizontal lines, each labelled on the y axis.
     let t = Thresholds::defaults();
-    let lines = kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS
-        .iter()
-        .map(|(id, label)| {
-            let v = t.get(*id);
-            let y = 5.0 + (100.0 - v.clamp(0.0, 100.0)) / 100.0 * (h - 10.0);
-            view! {
-                <line x1=shortest(left) x2=shortest(w - 4.0) y1=shortest(y) y2=shortest(y) class="threshold"></line>
-                <text x=2 y=shortest(y + 3.0) class="threshold-label">{fixed(v, 0)}</text>
-                <desc>{format!("{label} {} % ({id})", fixed(v, 0))}</desc>
-            }
-        })
-        .collect_view();
+    let (mut thresholds, mut desc) = (String::new(), Vec::new());
+    for (id, label) in kgadvise_core::diagnose::verdict::TIMELINE_THRESHOLDS {
+        let v = t.get(*id);
+        let y = shortest(util_y(v));
+        thresholds.push_str(&format!("M0 {y}H{PLOT_W}"));
+        labels.push(axis_label("y-tick", "0".into(), y, fixed(v, 0)));
+        desc.push(format!("{label} {} % ({id})", fixed(v, 0)));
+    }
     view! {
         <figure class="timeline">
-            <figcaption>
-                {format!(
-                    "GPU {} utilisation over the run ({} samples per point); dashed: the verdict thresholds",
-                    gpu.index,
-                    gpu.timeline_step_samples
-                )}
-            </figcaption>
-            <svg viewBox=format!("0 0 {} {}", shortest(w), shortest(h)) role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
-                {lines}
-                <polyline points=points class="util-line"></polyline>
+            <figcaption>{axis.caption}</figcaption>
+            <svg class="plot" role="img" aria-label=format!("GPU {} utilisation timeline", gpu.index)>
+                <desc>{desc.join("; ")}</desc>
+                <svg viewBox=format!("0 0 {PLOT_W} 100") preserveAspectRatio="none">
+                    <path d=thresholds class="threshold"></path>
+                    <polyline points=points class="util-line"></polyline>
+                </svg>
+                <g aria-hidden="true">{labels}</g>
             </svg>
         </figure>
     }
     .into_any()
+}
+
+/// A label of a chart's axis at (`x` %, `y` %) of the outer SVG; its class (`x-tick`, `y-tick`) sets it off
+/// below or left of that point, in CSS.
+fn axis_label(class: &'static str, x: String, y: String, label: String) -> impl IntoView {
+    view! { <text class=class x=format!("{x}%") y=format!("{y}%")>{label}</text> }
 }

@@ -9,6 +9,7 @@ use kgadvise_core::text::decode_input;
 use leptos::prelude::*;
 
 use crate::browser::now;
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea};
 use crate::components::{ErrorBox, FindingList, RulesUsed, UrlInput, no_submit};
@@ -20,6 +21,16 @@ pub enum KernelAnswer {
     Need,
     Error(String),
 }
+
+/// A kernel folder whose machine_shape Kaggle refuses, pushed with a 2 h cap.
+pub const EXAMPLE: Example = Example {
+    what: "a kernel folder with a machine_shape Kaggle refuses, pushed with -t 7200",
+    typed: &[("timeout", "7200")],
+    files: &[
+        ("metadata", "kernel/KM007/trigger/kernel-metadata.json"),
+        ("code", "kernel/KM007/trigger/train.py"),
+    ],
+};
 
 /// What the page calls the pasted metadata.
 const PASTED: &str = "kernel-metadata.json";
@@ -154,6 +165,13 @@ pub fn KernelPage() -> impl IntoView {
                 "Before "<code>"kaggle kernels push"</code>": will the push be refused, run on the wrong machine, "
                 "or burn quota? Paste or drop kernel-metadata.json; the code file is optional. Nothing leaves this page."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![
+                    ExampleSlot { field: "metadata", text: metadata, file: Some(metadata_file) },
+                    ExampleSlot { field: "code", text: code, file: Some(code_file) },
+                ]
+            />
             <PasteArea
                 id="metadata-paste"
                 label="kernel-metadata.json"

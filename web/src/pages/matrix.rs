@@ -7,11 +7,19 @@ use leptos::prelude::*;
 
 use super::{capability_options, platform_options};
 use crate::browser::now;
+use crate::components::example::{Example, TryExample};
 use crate::components::inputs::request_error;
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RuleLink, RulesUsed, UrlSelect, no_submit,
 };
 use crate::use_url;
+
+/// One cell: a capability on a platform.
+pub const EXAMPLE: Example = Example {
+    what: "can a T4 x2 session train in bf16?",
+    typed: &[("platform", "t4x2"), ("capability", "bf16")],
+    files: &[],
+};
 
 /// The label of the control of each request field (the URL keys are the request keys).
 const LABELS: &[(&str, &str)] = &[("platform", "Platform"), ("capability", "Capability")];
@@ -54,6 +62,7 @@ pub fn MatrixPage() -> impl IntoView {
                 "What runs on each Kaggle platform and locally. Hover or focus (Tab) a cell to read its condition; "
                 "pick a platform and a capability for one answer."
             </p>
+            <TryExample example=&EXAMPLE slots=Vec::new() />
             <form class="controls" on:submit=no_submit>
                 <UrlSelect
                     id="platform"

@@ -4,12 +4,14 @@
 use chrono::{DateTime, Utc};
 use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, WeekBudget, WeekRole, fmt_h};
 use kgadvise_core::quota::{self, QuotaReport};
+use kgadvise_core::request::now_of;
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::text::number::shortest;
 use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
 use crate::browser::now;
+use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
 use crate::components::{
@@ -29,7 +31,22 @@ pub struct PlanInputs {
     pub fold_hours: Option<String>,
     pub folds: Option<String>,
     pub screens: Option<String>,
+    /// The time of the answer (the CLI's `--now`); none: the browser's clock.
+    pub now: Option<String>,
 }
+
+/// 10.45 GPU hours left half a day before the reset, three weeks before the deadline (the time of the
+/// answer fixed, so the example reads the same whenever it is tried).
+pub const EXAMPLE: Example = Example {
+    what: "10.45 GPU hours left 12 h before the reset, a deadline three weeks on, 5 folds of 1.5 h",
+    typed: &[
+        ("deadline", "2026-10-06"),
+        ("fold_hours", "1.5"),
+        ("folds", "5"),
+        ("now", "2026-09-18T12:00:00Z"),
+    ],
+    files: &[("quota", "quota/cli.json")],
+};
 
 #[derive(Debug)]
 pub enum PlanAnswer {
@@ -51,6 +68,7 @@ const FIELDS: &[(&str, &str, &str)] = &[
     ("fold_hours", "foldHours", "hours per fold"),
     ("folds", "folds", "folds"),
     ("screens", "screensPerPromotion", "screens per promotion"),
+    ("now", "now", "as of"),
     ("", "quota", PASTED),
 ];
 
@@ -113,6 +131,7 @@ pub fn plan_request(i: &PlanInputs, paste: &str) -> Result<Option<PlanRequest>, 
         folds: count_field("folds", i.folds.as_deref())?,
         screens_per_promotion: count_field("screens", i.screens.as_deref())?,
         weekly_hours: hours("weekly", &i.weekly)?,
+        now: given(&i.now),
         // A pasted figure is read as it is pasted.
         live: true,
         ..PlanRequest::default()
@@ -125,7 +144,9 @@ pub fn plan_request(i: &PlanInputs, paste: &str) -> Result<Option<PlanRequest>, 
 /// The page's inputs (and an optional pasted quota) → the plan, as `kgadvise plan` computes it.
 pub fn plan_answer(i: &PlanInputs, paste: &str, now: DateTime<Utc>) -> PlanAnswer {
     match plan_request(i, paste) {
-        Ok(Some(request)) => match plan::plan_at(&request, None, now, &Thresholds::defaults()) {
+        Ok(Some(request)) => match now_of(request.now.as_deref(), now)
+            .and_then(|now| plan::plan_at(&request, None, now, &Thresholds::defaults()))
+        {
             Ok(r) => PlanAnswer::Report(Box::new(r)),
             Err(e) => PlanAnswer::Error(e.render(label(&e.field))),
         },
@@ -152,6 +173,7 @@ pub fn PlanPage() -> impl IntoView {
         fold_hours: url.value("fold_hours"),
         folds: url.value("folds"),
         screens: url.value("screens"),
+        now: url.value("now"),
     };
     let file = RwSignal::new(None::<LoadedFile>);
     // A quota file is decoded as the CLI decodes it (UTF-16 from PowerShell's `>` included).
@@ -175,6 +197,10 @@ pub fn PlanPage() -> impl IntoView {
                 "How many GPU hours until the deadline, how many to keep for the final week, and what they buy. "
                 "The pasted quota stays in this page; the typed numbers are in the address, so the link reproduces the plan."
             </p>
+            <TryExample
+                example=&EXAMPLE
+                slots=vec![ExampleSlot { field: "quota", text: paste, file: Some(file) }]
+            />
             <form class="controls" on:submit=no_submit>
                 <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
                 <UrlInput id="gpu" label="GPU hours remaining" key="gpu" numeric=true placeholder="e.g. 11" />
@@ -197,6 +223,13 @@ pub fn PlanPage() -> impl IntoView {
                 <UrlInput id="fold_hours" label="Hours per fold (optional)" key="fold_hours" numeric=true />
                 <UrlInput id="folds" label="Folds" key="folds" numeric=true />
                 <UrlInput id="screens" label="Screens per promotion" key="screens" numeric=true />
+                <UrlInput
+                    id="now"
+                    label="As of (optional)"
+                    key="now"
+                    placeholder="now"
+                    hint="The time of the plan (RFC 3339 or a date); empty for now."
+                />
             </form>
             <PasteArea
                 id="quota-paste"

@@ -5,10 +5,18 @@ use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest, Exp
 use leptos::prelude::*;
 
 use crate::browser::now;
+use crate::components::example::{Example, TryExample};
 use crate::components::inputs::request_error;
 use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
 use crate::query::rule_href;
 use crate::use_url;
+
+/// The documentation of one finding rule.
+pub const EXAMPLE: Example = Example {
+    what: "the rule for a machine_shape that Kaggle refuses",
+    typed: &[("id", "KM007")],
+    files: &[],
+};
 
 /// The label of the control of each request field (the URL key `id` is the request key).
 const LABELS: &[(&str, &str)] = &[("id", "Rule or entry ID")];
@@ -52,6 +60,7 @@ pub fn RulesPage() -> impl IntoView {
                 <code>"kgadvise explain"</code>
                 " prints."
             </p>
+            <TryExample example=&EXAMPLE slots=Vec::new() />
             <form class="controls" on:submit=no_submit>
                 <UrlInput
                     id="rule-id"

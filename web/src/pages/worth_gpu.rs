@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::note_rows;
 use crate::browser::now;
+use crate::components::example::{Example, TryExample};
 use crate::components::inputs::{parse_count, request_error};
 use crate::components::{
     DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
@@ -21,6 +22,13 @@ pub enum WorthAnswer {
 
 /// The task shown when none is chosen (the first of the task control).
 pub const DEFAULT_TASK: &str = "gbdt";
+
+/// A gradient-boosting run of a mid-sized table, refitted many times.
+pub const EXAMPLE: Example = Example {
+    what: "gradient boosting on 600,000 rows, 200 fits",
+    typed: &[("task", "gbdt"), ("rows", "600000"), ("refits", "200")],
+    files: &[],
+};
 
 /// The label of the control of each request field (the URL keys are the request keys).
 const LABELS: &[(&str, &str)] = &[("task", "Task"), ("rows", "Rows"), ("refits", "Refits")];
@@ -77,6 +85,7 @@ pub fn WorthGpuPage() -> impl IntoView {
             <p class="lead">
                 "GPU hours are a weekly quota. For the task and the data size, should this run spend them?"
             </p>
+            <TryExample example=&EXAMPLE slots=Vec::new() />
             <form class="controls" on:submit=no_submit>
                 <UrlSelect id="task" label="Task" key="task" options=tasks />
                 <UrlInput id="rows" label="Rows" key="rows" numeric=true placeholder="e.g. 250000" />

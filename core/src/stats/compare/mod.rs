@@ -7,12 +7,29 @@
 //!   (ddof 1); z = gain / se; P(better) = share of resampled gains > 0; ci95 = 2.5/97.5 percentiles of the
 //!   resampled gains (linear interpolation, as numpy's default).
 //! * Per-fold paired t when a `fold` column gives ≥ 2 folds: d_k = per-fold gain, t = mean(d)/(sd(d)/√k).
-//! * Decision: gain ≤ 0 → discard; (z ≥ 2 or fold t ≥ 2 with k > 1) and a majority of folds improved and a
-//!   non-negative mean bootstrap gain → promote; otherwise inconclusive.
+//!   With no fold-to-fold variance (every fold gained the same, to rounding) t is +∞ (−∞ when the folds
+//!   lost, 0 when they tied), as kgkit's `compare_folds` has it: an exact tie decides as a near tie does.
+//!   JSON has no infinity: the report gives `fold_t: null` and `fold_t_infinite: "+infinity"`.
+//!
+//! The decision (spec rules.md §12, kgkit `compare.verdict`), with k = the folds scored:
+//!
+//! | decision gain G (k ≥ 2: the mean per-fold gain; else the pooled gain) | evidence | decision |
+//! |---|---|---|
+//! | G ≤ 0 | — | discard |
+//! | G > 0 | (z ≥ 2 or, k ≥ 2, fold t ≥ 2) and (k ≥ 2: a majority of folds improved) and mean bootstrap gain ≥ 0 | promote |
+//! | G > 0 | anything less | inconclusive |
+//!
+//! With folds, every fold improving is a positive G even when the pooled gain is not (AUC over all rows
+//! is not the mean of the folds' AUCs); the pooled evidence then weighs through the bootstrap gain, which
+//! keeps such an idea inconclusive instead of discarding it. The leakage check (KS005) and KS006 judge G
+//! too.
 //!
 //! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules (KS001 to
 //! KS007) are one function each over the measured comparison (`CompareRun`).
 
+// kgkit's artifacts (.npy): the page is built without them (core's `npy` feature), for its size budget
+#[cfg(feature = "npy")]
+mod artifacts;
 mod bootstrap;
 mod pair;
 
@@ -22,6 +39,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+pub use crate::stats::npy::Artifacts;
+#[cfg(feature = "npy")]
+pub use artifacts::is_fold_array;
 pub use bootstrap::{
     GainSummary, bootstrap_gains, percentile_sorted, resample_gain, sd, summarise,
 };
@@ -43,7 +63,9 @@ pub const COMPARE_SCHEMA: &str = "kgadvise.compare/1";
 pub const DEFAULT_SEED: u64 = 42;
 
 /// `kgadvise compare`: is an idea's gain over its control real, or noise? The out-of-fold predictions of
-/// both on the same rows, compared by a paired bootstrap.
+/// both on the same rows, compared by a paired bootstrap. The predictions are CSV text (`idea`,
+/// `control`) or kgkit's artifacts folders (`ideaArtifacts`, `controlArtifacts` with `truth` and
+/// `truthColumn`), not both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompareRequest {
@@ -53,6 +75,23 @@ pub struct CompareRequest {
     pub idea: String,
     /// The control's predictions on the same rows, CSV text of the same form.
     pub control: String,
+    /// Instead of `idea`: kgkit's artifacts folder of the idea (`artifacts/<name>/`), its files by name;
+    /// in JSON each file's bytes are a base64 string. `fold<k>_oof.npy` (predictions) with
+    /// `fold<k>_idx.npy` (their rows in the truth table) are read, other files passed over.
+    pub idea_artifacts: Option<Artifacts>,
+    /// Instead of `control`: the control's artifacts folder, of the same form.
+    pub control_artifacts: Option<Artifacts>,
+    /// With artifacts: the training table's CSV text, whose rows `fold<k>_idx.npy` point at (0 = its
+    /// first data row).
+    pub truth: Option<String>,
+    /// With artifacts: the truth column of `truth` (text labels are encoded as sorted classes, as kgkit
+    /// does).
+    pub truth_column: Option<String>,
+    /// With artifacts: a column of `truth` holding each row's group (patients, sessions): the bootstrap
+    /// resamples whole groups.
+    pub groups: Option<String>,
+    /// Compare one fold only: the artifacts' `fold<K>` files, or the CSV rows whose `fold` is K.
+    pub fold: Option<u32>,
     /// The metric: `rmse`, `mae`, `logloss`, `auc` or `accuracy` (the gain is signed so that positive
     /// is better).
     pub metric: String,
@@ -125,8 +164,18 @@ pub struct CompareReport {
     pub seed: u64,
     pub folds: Vec<FoldDetail>,
     pub folds_improved: usize,
+    /// The mean per-fold gain over 2+ scored folds (kgkit's gain), else null.
+    pub fold_gain: Option<f64>,
+    /// The gain the decision is taken on: `fold_gain` with 2+ folds, else `gain` (the pooled gain).
+    pub decision_gain: f64,
+    /// `fold mean` or `pooled`: which gain `decision_gain` is.
+    pub decision_gain_of: &'static str,
+    /// The per-fold paired t over 2+ folds; null when undefined or infinite (see `fold_t_infinite`).
     pub fold_t: Option<f64>,
-    /// Two-sided p-value of `fold_t` (Student t, k − 1 degrees of freedom).
+    /// `+infinity` or `-infinity` when every fold gained the same nonzero amount (no fold-to-fold
+    /// variance: t = mean / 0), else null.
+    pub fold_t_infinite: Option<&'static str>,
+    /// Two-sided p-value of the fold t (Student t, k − 1 degrees of freedom; 0 for an infinite t).
     pub fold_t_p: Option<f64>,
     pub majority_improved: bool,
     pub baseline_fold_std: Option<f64>,
@@ -169,8 +218,6 @@ impl Inputs {
                 "expected at least 2 resamples (to estimate an se)",
             ));
         }
-        let idea = read_predictions(&request.idea, "idea")?;
-        let control = read_predictions(&request.control, "control")?;
         let baseline_fold_scores = match &request.folds {
             Some(text) => Some(read_scores(text, "folds")?),
             None => None,
@@ -180,10 +227,101 @@ impl Inputs {
             resamples,
             seed: request.seed.unwrap_or(DEFAULT_SEED),
             threads: request.threads.unwrap_or(1).max(1),
-            paired: pair(&idea, &control)?,
+            paired: paired_of(request)?,
             baseline_fold_scores,
         })
     }
+}
+
+/// The paired rows of the request: from the CSV predictions or from kgkit's artifacts (one form for
+/// both models), narrowed to `fold` when given.
+fn paired_of(request: &CompareRequest) -> Result<Paired, RequestError> {
+    let (idea_artifacts, control_artifacts) = (&request.idea_artifacts, &request.control_artifacts);
+    let Some(idea_files) = idea_artifacts.as_ref().or(control_artifacts.as_ref()) else {
+        for (given, field) in [
+            (request.truth.is_some(), "truth"),
+            (request.truth_column.is_some(), "truthColumn"),
+            (request.groups.is_some(), "groups"),
+        ] {
+            if given {
+                return Err(RequestError::new(
+                    field,
+                    "is for kgkit's artifacts (ideaArtifacts, controlArtifacts); CSV predictions carry \
+                     their own y_true (and group) columns",
+                ));
+            }
+        }
+        let idea = read_predictions(&request.idea, "idea")?;
+        let control = read_predictions(&request.control, "control")?;
+        let paired = pair(idea, &control)?;
+        return match request.fold {
+            Some(k) => paired.keep_fold(k),
+            None => Ok(paired),
+        };
+    };
+    paired_of_artifacts(request, idea_files)
+}
+
+/// The paired rows of kgkit's artifacts folders (`ideaArtifacts`, `controlArtifacts`, one of them
+/// `idea_files`) with the truth table.
+#[cfg(feature = "npy")]
+fn paired_of_artifacts(
+    request: &CompareRequest,
+    idea_files: &Artifacts,
+) -> Result<Paired, RequestError> {
+    let (idea_artifacts, control_artifacts) = (&request.idea_artifacts, &request.control_artifacts);
+    if idea_artifacts.is_none() || control_artifacts.is_none() {
+        let (folder, csv) = if idea_artifacts.is_some() {
+            ("idea", "control")
+        } else {
+            ("control", "idea")
+        };
+        return Err(RequestError::new(
+            "",
+            format!(
+                "the {folder} is kgkit's artifacts but the {csv} CSV predictions; expected both models in \
+                 one form (both artifacts folders, or both CSV files)"
+            ),
+        ));
+    }
+    for (csv, field) in [(&request.idea, "idea"), (&request.control, "control")] {
+        if !csv.trim().is_empty() {
+            return Err(RequestError::new(
+                field,
+                format!(
+                    "given with {field}Artifacts; expected the {field}'s predictions once: CSV text or \
+                     kgkit artifacts"
+                ),
+            ));
+        }
+    }
+    let (Some(truth), Some(column)) = (&request.truth, &request.truth_column) else {
+        return Err(RequestError::new(
+            if request.truth.is_none() {
+                "truth"
+            } else {
+                "truthColumn"
+            },
+            "missing: kgkit's artifacts hold no truth; expected the training table (CSV text) and its \
+             truth column (--truth data/train.csv:target)",
+        ));
+    };
+    let truth = super::table::read_truth(truth, column, request.groups.as_deref())?;
+    artifacts::pair_artifacts(
+        idea_files,
+        control_artifacts.as_ref().unwrap_or(idea_files),
+        &truth,
+        request.fold,
+    )
+}
+
+/// Without the `npy` feature (the page's build) kgkit's artifacts are not read.
+#[cfg(not(feature = "npy"))]
+fn paired_of_artifacts(_: &CompareRequest, _: &Artifacts) -> Result<Paired, RequestError> {
+    Err(RequestError::new(
+        "ideaArtifacts",
+        crate::stats::npy::NOT_IN_THIS_BUILD,
+    ))
 }
 
 fn metric_of(name: &str) -> Result<Metric, RequestError> {
@@ -315,28 +453,84 @@ fn per_fold(paired: &Paired, metric: Metric) -> (Vec<FoldDetail>, Vec<String>) {
     (folds, cautions)
 }
 
-/// The per-fold paired t over 2+ folds and its two-sided p-value; a caution when every fold gained the
-/// same.
-fn fold_test(folds: &[FoldDetail]) -> (Option<f64>, Option<f64>, Option<String>) {
-    let k = folds.len();
-    if k < 2 {
-        return (None, None, None);
-    }
-    let d: Vec<f64> = folds.iter().map(|f| f.gain).collect();
-    let mean = d.iter().sum::<f64>() / k as f64;
-    match sd(&d) {
-        Some(s) if s > 0.0 => {
-            let t = mean / (s / (k as f64).sqrt());
-            let p = StudentsT::new(0.0, 1.0, (k - 1) as f64)
-                .ok()
-                .map(|dist| 2.0 * (1.0 - dist.cdf(t.abs())));
-            (Some(t), p, None)
+/// The per-fold paired t over k ≥ 2 folds: t = mean(d)/(sd(d)/√k), ±∞ without fold-to-fold variance.
+#[derive(Debug, Clone, Copy)]
+struct FoldTest {
+    /// Finite, or ±∞ (every fold gained the same nonzero amount), or 0 (every fold gained nothing).
+    t: f64,
+    /// Two-sided p-value (Student t, k − 1 degrees of freedom).
+    p: Option<f64>,
+    /// Every fold gained the same (to rounding): sd(d) is 0.
+    zero_variance: bool,
+}
+
+impl FoldTest {
+    fn of(folds: &[FoldDetail]) -> Option<FoldTest> {
+        let k = folds.len();
+        if k < 2 {
+            return None;
         }
-        _ => (
-            None,
-            None,
-            Some("every fold gained exactly the same: the per-fold t is undefined".to_string()),
-        ),
+        let d: Vec<f64> = folds.iter().map(|f| f.gain).collect();
+        let mean = d.iter().sum::<f64>() / k as f64;
+        let s = sd(&d).unwrap_or(0.0);
+        // Gains equal in exact arithmetic differ in their last bits once computed: that is no variance.
+        let scale = d.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if s <= 1e-12 * scale {
+            // kgkit compare_folds: t = copysign(inf, gain) if gain else 0
+            let (t, p) = if mean == 0.0 || scale == 0.0 {
+                (0.0, 1.0)
+            } else {
+                (f64::INFINITY.copysign(mean), 0.0)
+            };
+            return Some(FoldTest {
+                t,
+                p: Some(p),
+                zero_variance: true,
+            });
+        }
+        let t = mean / (s / (k as f64).sqrt());
+        let p = StudentsT::new(0.0, 1.0, (k - 1) as f64)
+            .ok()
+            .map(|dist| 2.0 * (1.0 - dist.cdf(t.abs())));
+        Some(FoldTest {
+            t,
+            p,
+            zero_variance: false,
+        })
+    }
+
+    /// The t as JSON can carry it: finite, else null.
+    fn finite(&self) -> Option<f64> {
+        self.t.is_finite().then_some(self.t)
+    }
+
+    /// `+infinity` / `-infinity` for an infinite t.
+    fn infinite(&self) -> Option<&'static str> {
+        match self.t {
+            t if t == f64::INFINITY => Some("+infinity"),
+            t if t == f64::NEG_INFINITY => Some("-infinity"),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.infinite()
+            .map(str::to_string)
+            .unwrap_or_else(|| fmt(self.t))
+    }
+
+    /// Why the t is what it is when every fold gained the same.
+    fn caution(&self, folds: &[FoldDetail]) -> Option<String> {
+        let gain = folds.first().map(|f| f.gain)?;
+        self.zero_variance.then(|| {
+            format!(
+                "every fold gained the same ({}): no fold-to-fold variance, so the per-fold t is {}; it rests on \
+                 {} folds alone (confirm on another seed)",
+                fmt(gain),
+                self.text(),
+                folds.len()
+            )
+        })
     }
 }
 
@@ -348,6 +542,7 @@ struct CompareRun {
     groups: Option<usize>,
     idea_score: f64,
     control_score: f64,
+    /// The pooled gain: the metric on all paired rows, idea minus control, signed.
     gain: f64,
     summary: GainSummary,
     resamples: usize,
@@ -355,8 +550,9 @@ struct CompareRun {
     seed: u64,
     folds: Vec<FoldDetail>,
     folds_improved: usize,
-    fold_t: Option<f64>,
-    fold_t_p: Option<f64>,
+    fold_test: Option<FoldTest>,
+    /// The gain the decision is taken on: the mean per-fold gain over 2+ folds, else the pooled gain.
+    decision_gain: f64,
     majority_improved: bool,
     baseline_fold_scores: Option<Vec<f64>>,
     baseline_fold_std: Option<f64>,
@@ -367,25 +563,26 @@ struct CompareRun {
     leakage: bool,
     /// What the pairing, the resampling and the folds say about the answer.
     cautions: Vec<String>,
+    /// kgkit's artifacts: the folds of one folder only, left out.
+    folds_left_out: Option<String>,
 }
 
-impl CompareRun {
-    fn of(inputs: Inputs, thresholds: &Thresholds) -> Result<CompareRun, RequestError> {
-        let Inputs {
-            metric,
-            resamples,
-            seed,
-            threads,
-            paired,
-            baseline_fold_scores,
-        } = inputs;
+/// The pooled bootstrap: the point gain and what the resampled gains say about it.
+struct Pooled {
+    idea_score: f64,
+    control_score: f64,
+    gain: f64,
+    groups: Option<usize>,
+    summary: GainSummary,
+    resamples_used: usize,
+    /// Resamples where the metric was undefined.
+    undefined: usize,
+}
+
+impl Pooled {
+    fn of(inputs: &Inputs) -> Result<Pooled, RequestError> {
+        let (metric, paired) = (inputs.metric, &inputs.paired);
         let n = paired.y_true.len();
-        if n == 0 {
-            return Err(RequestError::new(
-                "",
-                "no rows to compare; expected y_true,y_pred rows",
-            ));
-        }
         let idea = Prepared::new(metric, &paired.y_true, &paired.idea)
             .map_err(|e| metric_error(e, metric, &paired.label, "idea"))?;
         let control = Prepared::new(metric, &paired.y_true, &paired.control)
@@ -399,9 +596,9 @@ impl CompareRun {
             &control,
             groups.as_ref().map(|(of, k)| (of.as_slice(), *k)),
             n,
-            resamples,
-            seed,
-            threads,
+            inputs.resamples,
+            inputs.seed,
+            inputs.threads,
         );
         let mut summary = summarise(gain, &gains);
         // Identical resamples (one row, one group) differ only by rounding: that is no variance at all.
@@ -410,18 +607,54 @@ impl CompareRun {
             summary.se = Some(0.0);
             summary.z = None;
         }
+        Ok(Pooled {
+            idea_score,
+            control_score,
+            gain,
+            groups: groups.map(|(_, g)| g),
+            summary,
+            resamples_used: gains.len(),
+            undefined,
+        })
+    }
+}
+
+impl CompareRun {
+    fn of(inputs: Inputs, thresholds: &Thresholds) -> Result<CompareRun, RequestError> {
+        let n = inputs.paired.y_true.len();
+        if n == 0 {
+            return Err(RequestError::new(
+                "",
+                "no rows to compare; expected y_true,y_pred rows",
+            ));
+        }
+        let pooled = Pooled::of(&inputs)?;
+        let Inputs {
+            metric,
+            resamples,
+            seed,
+            paired,
+            baseline_fold_scores,
+            ..
+        } = inputs;
         let mut cautions = paired.notes.clone();
-        if undefined > 0 {
+        if pooled.undefined > 0 {
             cautions.push(format!(
-                "{undefined} of {resamples} resamples held one class only and were left out (AUC undefined there)"
+                "{} of {resamples} resamples held one class only and were left out (AUC undefined there)",
+                pooled.undefined
             ));
         }
         let (folds, fold_cautions) = per_fold(&paired, metric);
         cautions.extend(fold_cautions);
-        let (fold_t, fold_t_p, t_caution) = fold_test(&folds);
-        cautions.extend(t_caution);
+        let fold_test = FoldTest::of(&folds);
+        cautions.extend(fold_test.and_then(|t| t.caution(&folds)));
         let k = folds.len();
         let folds_improved = folds.iter().filter(|f| f.improved).count();
+        let decision_gain = if k >= 2 {
+            folds.iter().map(|f| f.gain).sum::<f64>() / k as f64
+        } else {
+            pooled.gain
+        };
         let bar = thresholds.get(threshold::STATS_PROMOTE_Z);
         let baseline_fold_std = baseline_fold_scores.as_deref().and_then(sd);
         let leakage_factor = thresholds.get(threshold::STATS_LEAKAGE_FOLD_STD);
@@ -429,46 +662,84 @@ impl CompareRun {
             metric,
             rows: n,
             paired_by: paired.paired_by,
-            groups: groups.map(|(_, g)| g),
-            idea_score,
-            control_score,
-            gain,
-            z_clears: summary.z.is_some_and(|z| z >= bar),
-            t_clears: k > 1 && fold_t.is_some_and(|t| t >= bar),
-            summary,
+            groups: pooled.groups,
+            idea_score: pooled.idea_score,
+            control_score: pooled.control_score,
+            gain: pooled.gain,
+            z_clears: pooled.summary.z.is_some_and(|z| z >= bar),
+            t_clears: fold_test.is_some_and(|t| t.t >= bar),
+            summary: pooled.summary,
             resamples,
-            resamples_used: gains.len(),
+            resamples_used: pooled.resamples_used,
             seed,
             folds,
             folds_improved,
-            fold_t,
-            fold_t_p,
+            fold_test,
+            decision_gain,
             majority_improved: if k >= 2 {
                 2 * folds_improved > k
             } else {
-                gain > 0.0
+                decision_gain > 0.0
             },
-            leakage: baseline_fold_std.is_some_and(|std| gain > leakage_factor * std),
+            // kgkit: a baseline fold std of 0 (all fold scores equal) scales nothing
+            leakage: baseline_fold_std
+                .is_some_and(|std| std > 0.0 && decision_gain > leakage_factor * std),
             baseline_fold_scores,
             baseline_fold_std,
             bar,
             cautions,
+            folds_left_out: paired.folds_left_out,
         })
+    }
+
+    /// The mean per-fold gain over 2+ folds.
+    fn fold_gain(&self) -> Option<f64> {
+        (self.folds.len() >= 2).then_some(self.decision_gain)
+    }
+
+    /// Which gain the decision is taken on.
+    fn decision_gain_of(&self) -> &'static str {
+        if self.folds.len() >= 2 {
+            "fold mean"
+        } else {
+            "pooled"
+        }
     }
 
     fn z_text(&self) -> String {
         fmt_or_undefined(self.summary.z)
     }
 
-    /// The decision and the sentence that gives its reason.
+    fn t_text(&self) -> String {
+        self.fold_test
+            .map(|t| t.text())
+            .unwrap_or_else(|| "undefined".to_string())
+    }
+
+    /// The decision gain as a sentence names it.
+    fn gain_text(&self) -> String {
+        if self.folds.len() >= 2 {
+            format!(
+                "mean fold gain {} over {} folds (pooled gain {})",
+                fmt(self.decision_gain),
+                self.folds.len(),
+                fmt(self.gain)
+            )
+        } else {
+            format!("gain {}", fmt(self.decision_gain))
+        }
+    }
+
+    /// The decision and the sentence that gives its reason (the table in the module doc).
     fn decide(&self) -> (Decision, String) {
-        let (gain, bar, k) = (fmt(self.gain), fmt(self.bar), self.folds.len());
+        let (bar, k) = (fmt(self.bar), self.folds.len());
         let boot_ok = self.summary.bootstrap_gain.is_some_and(|g| g >= 0.0);
-        if self.gain <= 0.0 {
+        if self.decision_gain <= 0.0 {
             return (
                 Decision::Discard,
                 format!(
-                    "the idea does not beat its control: gain {gain} ({} {} vs {})",
+                    "the idea does not beat its control: {} ({} {} vs {})",
+                    self.gain_text(),
                     self.metric.as_str(),
                     fmt(self.idea_score),
                     fmt(self.control_score)
@@ -479,19 +750,27 @@ impl CompareRun {
             let by = if self.z_clears {
                 format!("z = {} ≥ {bar}", self.z_text())
             } else {
-                format!(
-                    "fold t = {} ≥ {bar} over {k} folds",
-                    self.fold_t.map(fmt).unwrap_or_default()
-                )
+                format!("fold t = {} ≥ {bar} over {k} folds", self.t_text())
             };
             return (
                 Decision::Promote,
-                format!("gain {gain} with {by}: run the full cross-validation"),
+                format!(
+                    "{} with {by}: run the full cross-validation",
+                    self.gain_text()
+                ),
             );
         }
         let mut why = Vec::new();
         if !self.z_clears && !self.t_clears {
-            why.push(format!("z = {} < {bar}", self.z_text()));
+            why.push(if k >= 2 {
+                format!(
+                    "z = {} and fold t = {} < {bar}",
+                    self.z_text(),
+                    self.t_text()
+                )
+            } else {
+                format!("z = {} < {bar}", self.z_text())
+            });
         }
         if !self.majority_improved {
             why.push(format!(
@@ -508,7 +787,8 @@ impl CompareRun {
         (
             Decision::Inconclusive,
             format!(
-                "gain {gain} but {}: run a second fold or seed first",
+                "{} but {}: run a second fold or seed first",
+                self.gain_text(),
                 why.join(", ")
             ),
         )
@@ -551,9 +831,10 @@ fn decision_finding(run: &CompareRun, decision: Decision, out: &mut Findings) {
         run.seed,
         if k >= 2 {
             format!(
-                "; {} of {k} folds improved, fold t {}",
+                "; {} of {k} folds improved, mean fold gain {}, fold t {}",
                 run.folds_improved,
-                fmt_or_undefined(run.fold_t)
+                fmt(run.decision_gain),
+                run.t_text()
             )
         } else {
             String::new()
@@ -601,8 +882,13 @@ fn gain_too_large(run: &CompareRun, thresholds: &Thresholds, out: &mut Findings)
     out.add(
         rule::KS005,
         format!(
-            "gain {} > {} x the baseline's fold std {} = {}",
-            fmt(run.gain),
+            "{} {} > {} x the baseline's fold std {} = {}",
+            if run.folds.len() >= 2 {
+                "mean fold gain"
+            } else {
+                "gain"
+            },
+            fmt(run.decision_gain),
             fmt(factor),
             fmt(std),
             fmt(factor * std)
@@ -615,14 +901,24 @@ fn below_fold_std(run: &CompareRun, out: &mut Findings) {
     let Some(std) = run.baseline_fold_std else {
         return;
     };
-    if !run.leakage && run.gain > 0.0 && run.gain < std && (run.z_clears || run.t_clears) {
+    let gain = run.decision_gain;
+    if !run.leakage && gain > 0.0 && gain < std && (run.z_clears || run.t_clears) {
+        let test = if run.z_clears {
+            format!("z = {}", run.z_text())
+        } else {
+            format!("fold t = {}", run.t_text())
+        };
         out.add(
             rule::KS006,
             format!(
-                "gain {} is below the baseline's fold std {} yet the paired test gives z = {}",
-                fmt(run.gain),
+                "{} {} is below the baseline's fold std {} yet the paired test gives {test}",
+                if run.folds.len() >= 2 {
+                    "mean fold gain"
+                } else {
+                    "gain"
+                },
+                fmt(gain),
                 fmt(std),
-                run.z_text()
             ),
         );
     }
@@ -644,6 +940,13 @@ fn no_variance(run: &CompareRun, out: &mut Findings) {
     }
 }
 
+/// KS008: the two artifacts folders hold different folds, and only those both hold were compared.
+fn folds_left_out(run: &CompareRun, out: &mut Findings) {
+    if let Some(left_out) = &run.folds_left_out {
+        out.add(rule::KS008, left_out.clone());
+    }
+}
+
 /// The cautions of the answer: the run's, then a just-clearing z, then a baseline too short for the
 /// leakage check.
 fn cautions(run: &CompareRun, decision: Decision, thresholds: &Thresholds) -> Vec<String> {
@@ -654,13 +957,19 @@ fn cautions(run: &CompareRun, decision: Decision, thresholds: &Thresholds) -> Ve
             fmt(run.bar)
         ));
     }
-    if let Some(scores) = &run.baseline_fold_scores
-        && run.baseline_fold_std.is_none()
-    {
-        cautions.push(format!(
-            "the baseline fold scores hold {} value(s): the leakage check needs at least 2",
-            scores.len()
-        ));
+    if let Some(scores) = &run.baseline_fold_scores {
+        match run.baseline_fold_std {
+            None => cautions.push(format!(
+                "the baseline fold scores hold {} value(s): the leakage check needs at least 2",
+                scores.len()
+            )),
+            Some(0.0) => cautions.push(format!(
+                "the baseline's {} fold scores are all equal (std 0): the leakage check has no scale to \
+                 judge the gain against (scores rounded too far?)",
+                scores.len()
+            )),
+            Some(_) => {}
+        }
     }
     cautions
 }
@@ -682,6 +991,7 @@ pub fn compare(
     gain_too_large(&run, &thresholds, &mut out);
     below_fold_std(&run, &mut out);
     no_variance(&run, &mut out);
+    folds_left_out(&run, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(CompareReport {
         schema: COMPARE_SCHEMA,
@@ -703,8 +1013,12 @@ pub fn compare(
         seed: run.seed,
         cautions: cautions(&run, decision, &thresholds),
         folds_improved: run.folds_improved,
-        fold_t: run.fold_t,
-        fold_t_p: run.fold_t_p,
+        fold_gain: run.fold_gain(),
+        decision_gain: run.decision_gain,
+        decision_gain_of: run.decision_gain_of(),
+        fold_t: run.fold_test.and_then(|t| t.finite()),
+        fold_t_infinite: run.fold_test.and_then(|t| t.infinite()),
+        fold_t_p: run.fold_test.and_then(|t| t.p),
         majority_improved: run.majority_improved,
         baseline_fold_std: run.baseline_fold_std,
         leakage: run.leakage,

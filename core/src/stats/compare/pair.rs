@@ -26,6 +26,8 @@ pub(super) struct Paired {
     pub paired_by: &'static str,
     /// What the reader of the answer should know about the pairing.
     pub notes: Vec<String>,
+    /// kgkit's artifacts: the folds one folder holds and the other does not, left out (KS008).
+    pub folds_left_out: Option<String>,
 }
 
 /// Names rows in messages (`id X`, or `line N of the idea file`), computed only when a message needs one.
@@ -33,6 +35,8 @@ pub(super) struct Paired {
 pub(super) struct RowLabels {
     pub ids: Option<Vec<String>>,
     pub lines: Vec<u64>,
+    /// What `lines` are lines of (default: the idea file).
+    pub lines_of: Option<&'static str>,
 }
 
 impl RowLabels {
@@ -41,13 +45,82 @@ impl RowLabels {
             return format!("id `{id}`");
         }
         match self.lines.get(i) {
-            Some(line) => format!("line {line} of {IDEA}"),
+            Some(line) => format!("line {line} of {}", self.lines_of.unwrap_or(IDEA)),
             None => format!("row {}", i + 1),
         }
     }
 }
 
-fn list(items: &[String], total: usize) -> String {
+impl Paired {
+    /// Only the rows whose `fold` is `fold` (compared as numbers: `0` and `0.0` are one fold); the
+    /// request field `fold` when the rows have no such fold.
+    pub fn keep_fold(self, fold: u32) -> Result<Paired, RequestError> {
+        let Some(folds) = &self.fold else {
+            return Err(RequestError::value(
+                "fold",
+                fold.to_string(),
+                "the predictions have no `fold` column; expected a `fold` column to pick a fold from",
+            ));
+        };
+        let keep: Vec<bool> = folds
+            .iter()
+            .map(|f| crate::text::decimal::parse_f64(f.trim()) == Some(f64::from(fold)))
+            .collect();
+        if !keep.contains(&true) {
+            let mut names = folds.clone();
+            crate::text::sort::sort(&mut names);
+            names.dedup();
+            return Err(RequestError::value(
+                "fold",
+                fold.to_string(),
+                format!(
+                    "no row of that fold; expected one of the folds in the files: {}",
+                    list(&names, names.len())
+                ),
+            ));
+        }
+        let pick = |v: &[f64]| -> Vec<f64> {
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        };
+        let pick_text = |v: &Option<Vec<String>>| -> Option<Vec<String>> {
+            v.as_ref().map(|v| {
+                v.iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(x, _)| x.clone())
+                    .collect()
+            })
+        };
+        let pick_lines = |v: &[u64]| -> Vec<u64> {
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        };
+        Ok(Paired {
+            y_true: pick(&self.y_true),
+            idea: pick(&self.idea),
+            control: pick(&self.control),
+            fold: pick_text(&self.fold),
+            group: pick_text(&self.group),
+            label: RowLabels {
+                ids: pick_text(&self.label.ids),
+                lines: pick_lines(&self.label.lines),
+                lines_of: self.label.lines_of,
+            },
+            paired_by: self.paired_by,
+            notes: self.notes,
+            folds_left_out: self.folds_left_out,
+        })
+    }
+}
+
+pub(super) fn list(items: &[String], total: usize) -> String {
     let mut s = items.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if total > 5 {
         s.push_str(&format!(" (and {} more)", total - 5));
@@ -129,7 +202,7 @@ fn index_by_id(idea_ids: &[String], control_ids: &[String]) -> Result<Vec<usize>
 }
 
 /// Joins the idea's rows with the control's: by the `id` column when both files have one, else by order.
-pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, RequestError> {
+pub(super) fn pair(mut idea: Predictions, control: &Predictions) -> Result<Paired, RequestError> {
     // index into the control for each idea row
     let (control_index, paired_by): (Vec<usize>, &'static str) = match (&idea.id, &control.id) {
         (Some(idea_ids), Some(control_ids)) if idea_ids == control_ids => {
@@ -151,24 +224,27 @@ pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, 
             ((0..idea.len()).collect(), "order")
         }
     };
+    let note = match (&idea.id, &control.id) {
+        (Some(_), None) => Some(format!(
+            "only {IDEA} has an `id` column: rows were paired by order (add `id` to {CONTROL} too)"
+        )),
+        (None, Some(_)) => Some(format!(
+            "only {CONTROL} has an `id` column: rows were paired by order (add `id` to {IDEA} too)"
+        )),
+        _ => None,
+    };
+    // the ids and lines name rows in messages: moved, not copied (a million rows)
     let label = RowLabels {
         ids: if paired_by == "id" {
-            idea.id.clone()
+            idea.id.take()
         } else {
             None
         },
-        lines: idea.line.clone(),
+        lines: std::mem::take(&mut idea.line),
+        lines_of: None,
     };
-    let mut p = join_rows(idea, control, &control_index, label, paired_by)?;
-    match (&idea.id, &control.id) {
-        (Some(_), None) => p.notes.push(format!(
-            "only {IDEA} has an `id` column: rows were paired by order (add `id` to {CONTROL} too)"
-        )),
-        (None, Some(_)) => p.notes.push(format!(
-            "only {CONTROL} has an `id` column: rows were paired by order (add `id` to {IDEA} too)"
-        )),
-        _ => {}
-    }
+    let mut p = join_rows(&idea, control, &control_index, label, paired_by)?;
+    p.notes.extend(note);
     p.fold = merge_column("fold", &idea.fold, &control.fold, &control_index, &p.label)?;
     p.group = merge_column(
         "group",
@@ -177,10 +253,14 @@ pub(super) fn pair(idea: &Predictions, control: &Predictions) -> Result<Paired, 
         &control_index,
         &p.label,
     )?;
+    // the idea's columns in its own order are the paired rows' (moved, not copied: a million rows)
+    p.y_true = idea.y_true;
+    p.idea = idea.y_pred;
     Ok(p)
 }
 
-/// The paired rows' truth and both predictions; a paired row whose `y_true` differs is an error.
+/// The paired rows' labels and the control's predictions in the idea's order (the idea's own columns
+/// are already in it); a paired row whose `y_true` differs is an error.
 fn join_rows(
     idea: &Predictions,
     control: &Predictions,
@@ -194,8 +274,10 @@ fn join_rows(
     };
     let mut truth_mismatch = Vec::new();
     let mut truth_count = 0;
+    p.control.reserve(control_index.len());
     for (i, &j) in control_index.iter().enumerate() {
         let (Some(&ti), Some(&tc)) = (idea.y_true.get(i), control.y_true.get(j)) else {
+            p.control.push(f64::NAN);
             continue;
         };
         if (ti - tc).abs() > 1e-9 * ti.abs().max(1.0) {
@@ -207,8 +289,6 @@ fn join_rows(
                 shortest(tc)
             ));
         }
-        p.y_true.push(ti);
-        p.idea.push(idea.y_pred.get(i).copied().unwrap_or(f64::NAN));
         p.control
             .push(control.y_pred.get(j).copied().unwrap_or(f64::NAN));
     }

@@ -1,0 +1,196 @@
+//! Quota (`kgadvise quota`): paste or drop any form of `kaggle quota` (and kgkit's runs log) → the GPU and TPU
+//! hours plannable now, what the runs in flight reserve, whether the figure is live, and the findings.
+
+use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState, describe_age};
+use kgadvise_core::text::number::fixed;
+use kgadvise_core::text::when::display_utc;
+use leptos::prelude::*;
+
+use crate::browser::now;
+use crate::components::advisor::{
+    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, summary,
+};
+use crate::components::example::Example;
+use crate::components::{Cell, DataTable, text_list};
+
+/// kgkit's saved quota with runs in flight (the time of the answer fixed, so the example reads the same
+/// whenever it is tried).
+pub const EXAMPLE: Example = Example {
+    what: "kgkit's saved quota, two runs in flight and one finished since it was read",
+    typed: &[("now", "2026-09-15T10:00:00Z")],
+    files: &[
+        ("quota", "quota/gpu_quota.json"),
+        ("runs", "quota/gpu_runs.jsonl"),
+    ],
+};
+
+/// The "As of" control of the quota pages: the request's `now` (the CLI's `--now`).
+pub const AS_OF: Typed = Typed {
+    field: "now",
+    id: "now",
+    label: "As of",
+    control: Control::Text {
+        numeric: false,
+        placeholder: "now",
+        hint: "The time of the answer (RFC 3339 or a date); empty for now.",
+    },
+};
+
+pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "quota",
+    title: "Quota",
+    lead: "How many GPU and TPU hours can you plan on now? Paste or drop what `kaggle quota` printed (the \
+           table, `-v` CSV, `--format json`), the API payload or kgkit's `.kaggle-gm/gpu_quota.json`; add \
+           kgkit's runs log and its runs in flight reserve their hours. Nothing leaves this page.",
+    boxes: &[
+        TextBox {
+            field: "quota",
+            id: "quota-paste",
+            label: "kaggle quota",
+            placeholder: "resource  used   remaining  total   refreshAt\nGPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00",
+            hint: "Any form of `kaggle quota`; a refreshAt without a zone is UTC.",
+            accept: ".txt,.csv,.json,text/*",
+        },
+        TextBox {
+            field: "runs",
+            id: "runs-paste",
+            label: "Runs log (optional)",
+            placeholder: "{\"kernel\": \"me/a-train\", \"hours\": 5, \"pushed_at\": \"2026-09-15T07:00:00Z\", \"status\": \"running\"}",
+            hint: "kgkit's .kaggle-gm/gpu_runs.jsonl: runs in flight reserve hours; runs finished since the \
+                   figure was read count against it.",
+            accept: ".jsonl,.json,.txt,text/*",
+        },
+    ],
+    typed: &[
+        Typed {
+            field: "readAt",
+            id: "read-at",
+            label: "Read at",
+            control: Control::Text {
+                numeric: false,
+                placeholder: "just now",
+                hint: "When the figure was read (RFC 3339 or a date); empty: just now, as pasted.",
+            },
+        },
+        AS_OF,
+    ],
+    example: &EXAMPLE,
+    need: "Paste or drop the output of `kaggle quota`.",
+    answer,
+};
+
+/// The request `kgadvise quota` builds from its inputs, from the page's boxes and values: a pasted figure
+/// is live (as piped from `kaggle quota`) unless the time it was read is given.
+pub fn quota_request(i: &Inputs) -> Result<QuotaRequest, Shown> {
+    i.require(&["quota"])?;
+    let read_at = i.value("readAt").map(String::from);
+    Ok(QuotaRequest {
+        quota: i.text("quota").to_string(),
+        runs: i.optional_text("runs"),
+        live: read_at.is_none(),
+        read_at,
+        now: i.value("now").map(String::from),
+        ..QuotaRequest::default()
+    })
+}
+
+fn answer(i: &Inputs) -> Result<AnyView, Shown> {
+    let request = quota_request(i)?;
+    let report = quota::quota(&request, now()).map_err(|e| i.error(&e))?;
+    Ok(quota_view(report))
+}
+
+fn quota_view(r: QuotaReport) -> AnyView {
+    let age = r
+        .age_minutes
+        .map(|m| format!(", read {} ago", describe_age(m)))
+        .unwrap_or_default();
+    let source = format!(
+        "Read as: {}; {}{age}",
+        r.form.describe(),
+        if r.live { "LIVE" } else { "NOT LIVE" }
+    );
+    let mut parts = vec![view! { <p class="quota-form">{source}</p> }.into_any()];
+    if r.gpu.is_none() && r.tpu.is_none() {
+        parts.push(
+            view! { <p class="verdict">"No quota figure: nothing to plan on."</p> }.into_any(),
+        );
+    }
+    for (name, held, state) in [
+        ("GPU", "GPU runs in flight", &r.gpu),
+        ("TPU", "TPU runs in flight", &r.tpu),
+    ] {
+        if let Some(s) = state {
+            parts.push(state_view(name, held, s));
+        }
+    }
+    if !r.stale_runs.is_empty() {
+        let stale = r
+            .stale_runs
+            .iter()
+            .map(|s| format!("stale run, not counted: {s}"))
+            .collect();
+        parts.push(text_list("stale-runs", stale));
+    }
+    if !r.notes.is_empty() {
+        parts.push(text_list("notes", r.notes));
+    }
+    report_view(parts, r.findings, r.rules)
+}
+
+/// One accelerator's hours, then what its runs in flight reserve.
+fn state_view(name: &'static str, caption: &'static str, s: &QuotaState) -> AnyView {
+    let h = |x: f64| format!("{} h", fixed(x, 2));
+    let mut reset = format!(
+        "{} (in {} h)",
+        display_utc(&s.refresh_at),
+        fixed(s.hours_to_reset, 1)
+    );
+    if s.refresh_assumed {
+        reset.push_str("; assumed: no refreshAt in the input");
+    }
+    if s.rolled_over {
+        reset.push_str("; the stored reset has passed: the week rolled over");
+    }
+    let mut rows = vec![
+        ("plannable", h(s.plannable)),
+        ("remaining", h(s.remaining)),
+        ("used", h(s.used)),
+        ("total", h(s.total)),
+        ("reserved", h(s.reserved)),
+        ("next reset", reset),
+    ];
+    if s.spent_since_hours > 0.0 {
+        rows.push(("spent since read", h(s.spent_since_hours)));
+    }
+    let held = (!s.reservations.is_empty()).then(|| {
+        let rows: Vec<Vec<Cell>> = s
+            .reservations
+            .iter()
+            .map(|r| {
+                vec![
+                    Cell::code(r.kernel.clone()),
+                    Cell::text(r.status.clone()),
+                    Cell::text(h(r.cap_hours)).class("num".into()),
+                    Cell::text(h(r.ran_hours)).class("num".into()),
+                    Cell::text(h(r.reserved_hours)).class("num".into()),
+                    Cell::text(r.line.to_string()).class("num".into()),
+                ]
+            })
+            .collect();
+        view! { <DataTable class="reservations" head=RESERVATIONS_HEAD rows=rows caption=caption /> }
+    });
+    view! {
+        <h2 class="quota-name">{name}</h2>
+        {summary("quota-state", rows)}
+        {held}
+    }
+    .into_any()
+}
+
+const RESERVATIONS_HEAD: &[&str] = &["kernel", "status", "cap", "ran", "reserved", "line"];
+
+#[component]
+pub fn QuotaPage() -> impl IntoView {
+    view! { <AdvisorPage spec=&SPEC /> }
+}
