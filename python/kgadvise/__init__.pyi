@@ -162,6 +162,7 @@ def check(
     plannable_tpu: Optional[float] = None,
     quota: Optional[Text] = None,
     runs: Optional[Text] = None,
+    quota_read_at: Optional[Time] = None,
     timeout_seconds: Optional[int] = None,
     code_competition: bool = False,
     now: Optional[Time] = None,

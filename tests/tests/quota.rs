@@ -102,11 +102,80 @@ fn runs_log_reserves_hours() {
         .output()
         .unwrap();
     let v = json_of(&out);
-    // a-train 5 - 3 = 2 h, b-train 12 - 1 = 11 h; me/old is stale
-    assert_eq!(v["gpu"]["reserved"].as_f64(), Some(13.0));
-    assert_eq!(v["gpu"]["plannable"].as_f64(), Some(14.58));
+    // read just now: a-train 5 - 3 = 2 h; b-train is queued, its whole default 12 h; me/old is stale
+    assert_eq!(v["gpu"]["reserved"].as_f64(), Some(14.0));
+    assert_eq!(v["gpu"]["plannable"].as_f64(), Some(13.58));
     assert_eq!(v["stale_runs"].as_array().unwrap().len(), 1);
     assert!(rules(&v).contains(&"KQ004".to_string()));
+}
+
+/// The reservation ledger end to end, on a log with running, queued, pending, re-pushed, CPU and TPU
+/// entries; the figure was read at 09:00, an hour before now.
+#[test]
+fn the_ledger_counts_from_the_reading() {
+    let args = |json: bool| {
+        let mut a = vec![
+            "quota".to_string(),
+            q("table.txt"),
+            "--runs".into(),
+            q("gpu_runs_ledger.jsonl"),
+            "--now".into(),
+            NOW.into(),
+            "--read-at".into(),
+            "2026-09-15T09:00:00Z".into(),
+        ];
+        if json {
+            a.push("--json".into());
+        }
+        a
+    };
+    let v = json_of(&kgadvise().args(args(true)).output().unwrap());
+    let held = |accelerator: &str| -> Vec<(String, String, f64)> {
+        v[accelerator]["reservations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["kernel"].as_str().unwrap().to_string(),
+                    r["holding"].as_str().unwrap().to_string(),
+                    r["reserved_hours"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let row = |k: &str, how: &str, h: f64| (k.to_string(), how.to_string(), h);
+    // me/run: 5 h cap, 2 h of it before the reading; me/pending: its whole cap; me/repush: the newer push
+    // only (2 h cap, 0.5 h before the reading); me/cpu-stack: nothing; me/stale: stale
+    assert_eq!(
+        held("gpu"),
+        [
+            row("me/run", "running", 3.0),
+            row("me/pending", "pending", 3.0),
+            row("me/repush", "running", 1.5),
+        ]
+    );
+    // me/tpu-queued: no cap logged, the TPU session limit, whole; me/tpu-run: started no earlier than
+    // the shortest queue wait (10 h) after its push, so 5 h of its 8 h cap were in the figure
+    assert_eq!(
+        held("tpu"),
+        [
+            row("me/tpu-queued", "queued", 9.0),
+            row("me/tpu-run", "running", 3.0)
+        ]
+    );
+    // me/done ran 08:00-09:30: only the 0.5 h after the reading counts; me/cpu-done counts nowhere
+    assert_eq!(v["gpu"]["spent_since_hours"].as_f64(), Some(0.5));
+    assert_eq!(v["gpu"]["plannable"].as_f64(), Some(19.58));
+    assert_eq!(v["tpu"]["plannable"].as_f64(), Some(8.0));
+    assert_eq!(v["reservations_counted_from"], "2026-09-15T09:00:00Z");
+    assert_eq!(v["stale_runs"].as_array().unwrap().len(), 1);
+    assert_eq!(v["replaced_runs"].as_array().unwrap().len(), 1);
+    let text = kgadvise().args(args(false)).output().unwrap();
+    insta::assert_snapshot!(
+        "quota_runs_ledger",
+        String::from_utf8_lossy(&text.stdout).to_string()
+    );
 }
 
 #[test]
@@ -582,9 +651,10 @@ fn quota_defaults_to_the_kgkit_cache_in_the_current_folder() {
         .unwrap();
     let v = json_of(&out);
     assert_eq!(v["form"], "kgkit-cache");
-    // the runs log came along: a-train and b-train hold 13 h; me/done (1.5 h, finished after the
-    // cache was fetched) is taken off the remaining hours
-    assert_eq!(v["gpu"]["reserved"].as_f64(), Some(13.0));
+    // the runs log came along: a-train (pushed after the cache was fetched) and b-train (queued) hold
+    // their whole caps, 5 + 12 h; me/done (1.5 h, run after the cache was fetched) is taken off the
+    // remaining hours
+    assert_eq!(v["gpu"]["reserved"].as_f64(), Some(17.0));
     assert_eq!(v["gpu"]["remaining"].as_f64(), Some(8.95));
     assert_eq!(v["gpu"]["plannable"].as_f64(), Some(0.0));
     let empty = dir.join("empty");

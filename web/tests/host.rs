@@ -422,6 +422,17 @@ fn plan_page_draws_the_weeks() {
     assert!(html.contains("Enter the deadline"), "{html}");
 }
 
+/// A week that overlaps the final seven days but whose hours the sentence counts in "explore with" is
+/// drawn as exploration: only the last week is kept for the final week.
+#[test]
+fn plan_chart_draws_each_week_by_its_role() {
+    let html = render("?page=plan&deadline=2026-12-17&gpu=11&refresh=2026-12-05T00:00:00");
+    assert!(html.contains("explore with 41 h"), "{html}");
+    assert_eq!(html.matches("bar bar-exploration").count(), 2, "{html}");
+    assert_eq!(html.matches("bar bar-final-reserve").count(), 1, "{html}");
+    assert!(html.contains("kept for the final week"), "{html}");
+}
+
 /// Every real quota sample pasted into the plan page gives a plan or a readable error, never a panic.
 #[test]
 fn every_real_quota_sample_plans_or_explains() {

@@ -21,16 +21,18 @@ pub struct Args {
     /// Measured runtime of a kernel of your own, hours.
     #[arg(long, value_name = "H")]
     pub measured: Option<f64>,
-    /// Measured cost of one fold on one GPU, hours (full CV through a runner).
+    /// Measured cost of one fold on one GPU, hours (full CV through a runner); with --tpu, on one chip.
     #[arg(long, value_name = "C", requires = "folds")]
     pub fold_hours: Option<f64>,
     /// Folds of the full CV run.
     #[arg(long, value_name = "K", requires = "fold_hours")]
     pub folds: Option<u32>,
-    /// GPUs running folds in parallel (default: those of a T4 x2 session).
+    /// GPUs running folds in parallel (default: those of a T4 x2 session); with --tpu, TPU chips
+    /// (default: the v5e-8's 8, one process per chip).
     #[arg(long, value_name = "N")]
     pub gpus: Option<u32>,
-    /// A TPU session (the TPU session limit instead of the GPU one).
+    /// A TPU session: the TPU session limit instead of the GPU one, a full CV's rounds counted per chip
+    /// (--fold-hours is then one fold on one chip).
     #[arg(long)]
     pub tpu: bool,
     /// Cap factor (default: threshold.cap.factor for a measured kernel, threshold.cap.full-cv-factor for

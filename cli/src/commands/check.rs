@@ -53,6 +53,10 @@ pub struct Args {
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the --quota figure.
     #[arg(long, value_name = "FILE", requires = "quota")]
     pub runs: Option<String>,
+    /// When the --quota figure was read (RFC 3339 or a date; default: the file's modification time): the
+    /// --runs reservations count from it. kgkit's fetched_at wins.
+    #[arg(long, value_name = "TIME", requires = "quota")]
+    pub quota_read_at: Option<String>,
     /// The -t cap the push will use, in whole seconds.
     #[arg(long, value_name = "S")]
     pub timeout_seconds: Option<u64>,
@@ -179,8 +183,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let quota = args
         .quota
         .as_deref()
-        .map(|p| super::quota::read_input("check", "quota", p))
+        .map(|path| super::quota::quota_input("check", path, false, args.quota_read_at.as_deref()))
         .transpose()?;
+    let (quota, quota_read_at) = match quota {
+        Some(q) => (Some(q.text), q.read_at),
+        None => (None, None),
+    };
     let runs = args
         .runs
         .as_deref()
@@ -200,6 +208,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         plannable_tpu: args.plannable_tpu,
         quota,
         runs,
+        quota_read_at,
         timeout_seconds: args.timeout_seconds,
         code_competition: args.code_competition,
         now: global.now.clone(),

@@ -129,15 +129,12 @@ fn human(r: &PlanReport) -> String {
                     display_utc(&w.start),
                     display_utc(&w.end),
                     fmt_h(w.hours),
-                    if w.final_week {
-                        "final week".to_string()
-                    } else {
-                        String::new()
-                    },
+                    // the role the sentence gives the week's hours (core), not its dates
+                    w.role.describe().to_string(),
                 ]
             })
             .collect();
-        s.push_str(&table(&["from", "to", "GPU h", ""], &rows));
+        s.push_str(&table(&["from", "to", "GPU h", "for"], &rows));
     }
     s.push('\n');
     s.push_str(&render_findings(&r.findings));

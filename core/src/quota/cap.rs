@@ -35,13 +35,15 @@ pub fn full_cv_cap_hours(fold_hours: f64, folds: u32, gpus: u32, thresholds: &Th
 pub struct CapRequest {
     /// Measured runtime of a kernel of your own, hours.
     pub measured: Option<f64>,
-    /// Measured cost of one fold on one GPU, hours (a full CV through a runner).
+    /// Measured cost of one fold on one GPU, hours (a full CV through a runner); with `tpu`, of one fold
+    /// on one TPU chip.
     pub fold_hours: Option<f64>,
     /// Folds of the full CV.
     pub folds: Option<u32>,
-    /// GPUs running folds in parallel (default: the T4 x2's).
+    /// GPUs running folds in parallel (default: the T4 x2's); with `tpu`, TPU chips (default: the
+    /// v5e-8's, one process per chip).
     pub gpus: Option<u32>,
-    /// A TPU session (the TPU session limit instead of the GPU one).
+    /// A TPU session: the TPU session limit instead of the GPU one, and a full CV's rounds per chip.
     pub tpu: bool,
     /// Cap factor (default: the rules' factor for the kind of run).
     pub factor: Option<f64>,
@@ -75,6 +77,7 @@ pub struct CapReport {
     pub total_timeout_seconds: u64,
     pub session_limit_hours: f64,
     pub sessions: u32,
+    /// Folds run in parallel: the GPUs, or the TPU's chips (one process per chip).
     pub gpus: u32,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
@@ -122,12 +125,7 @@ fn positive(field: &str, value: f64, expected: &str) -> Result<f64, RequestError
 
 impl CapRun {
     fn of(request: &CapRequest, thresholds: &Thresholds) -> Result<CapRun, RequestError> {
-        let default_gpus = rulebook()
-            .platforms
-            .iter()
-            .find(|p| p.id == entry::PLATFORM_T4X2.as_str())
-            .map_or(1, |p| p.gpus);
-        let gpus = request.gpus.unwrap_or(default_gpus);
+        let gpus = request.gpus.unwrap_or_else(|| parallel_folds(request.tpu));
         if gpus == 0 {
             return Err(RequestError::value("gpus", "0", "expected at least 1"));
         }
@@ -212,6 +210,20 @@ impl CapRun {
     }
 }
 
+/// Folds a session runs in parallel by default: one per GPU of the T4 x2, one per chip of a TPU (a TPU
+/// run is one process per chip, KG §6).
+fn parallel_folds(tpu: bool) -> u32 {
+    if tpu {
+        let chips = rulebook().fact_value(fact::QUOTA_TPU_CHIPS);
+        return if chips >= 1.0 { chips as u32 } else { 1 };
+    }
+    rulebook()
+        .platforms
+        .iter()
+        .find(|p| p.id == entry::PLATFORM_T4X2.as_str())
+        .map_or(1, |p| p.gpus)
+}
+
 fn session_limit(tpu: bool) -> FactId {
     if tpu {
         fact::QUOTA_TPU_SESSION_HOURS
@@ -231,8 +243,16 @@ fn cap_line(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
             out.uses(threshold::CAP_FULL_CV_FACTOR);
             out.uses(threshold::PLAN_FULL_CV_OVERHEAD_HOURS);
             let (gpus, rounds) = (run.gpus, folds.div_ceil(run.gpus));
+            if run.tpu {
+                out.uses(fact::QUOTA_TPU_CHIPS);
+            }
+            let per = if run.tpu {
+                " (one process per chip)"
+            } else {
+                ""
+            };
             format!(
-                "{} x (ceil({folds}/{gpus}) = {rounds} rounds x {} h + {} h overhead = {} h)",
+                "{} x (ceil({folds}/{gpus}){per} = {rounds} rounds x {} h + {} h overhead = {} h)",
                 shortest(run.factor),
                 shortest(fold_hours),
                 shortest(thresholds.get(threshold::PLAN_FULL_CV_OVERHEAD_HOURS)),
@@ -365,6 +385,11 @@ mod tests {
             gpus: Some(1),
             ..full_cv(1.5, 5)
         };
+        // a TPU run is one process per chip: 10 folds on the v5e-8's 8 chips take 2 rounds, not 5
+        let tpu_cv = CapRequest {
+            tpu: true,
+            ..full_cv(1.5, 10)
+        };
         let cases: &[(CapRequest, f64, u64, u32)] = &[
             (measured(3.5), 4.9, 17640, 1),
             (
@@ -384,6 +409,8 @@ mod tests {
             (full_cv(1.5, 4), 4.23, 15210, 1),
             // one GPU: 5 rounds -> 1.3 x 7.75
             (one_gpu, 10.08, 36270, 1),
+            // 2 rounds -> 1.3 x (3 + 0.25) = 4.225 h
+            (tpu_cv, 4.23, 15210, 1),
             // 7 folds of 4 h: 4 rounds -> 1.3 x 16.25 = 21.125 h, 2 sessions
             (full_cv(4.0, 7), 21.13, 43200, 2),
         ];

@@ -4,17 +4,19 @@
 //!
 //! - [`read`]: every form a quota comes in, auto-detected into one typed [`QuotaReading`] ([`read_quota`],
 //!   which other advisors reuse, e.g. the kernel pre-flight's quota);
-//! - [`runs`]: kgkit's runs log, whose runs in flight reserve hours;
+//! - [`runs`]: kgkit's runs log; [`ledger`]: what its runs in flight reserve, counted from the reading;
 //! - [`state`]: the `quota` request, its rules (KQ001-KQ007) and [`QuotaReport`];
 //! - [`plan`], [`cap`], [`tpu`]: the advisors built on it, each a request and one entry point.
 
 pub mod cap;
+pub mod ledger;
 pub mod plan;
 pub mod read;
 pub mod runs;
 pub mod state;
 pub mod tpu;
 
+pub use ledger::*;
 pub use read::*;
 pub use runs::*;
 pub use state::*;

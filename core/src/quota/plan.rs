@@ -226,6 +226,7 @@ impl Figures {
     fn adjust(&self, r: &mut QuotaReading) {
         if let (Some(w), Some(g)) = (self.weekly, r.gpu.as_mut()) {
             g.total = w;
+            g.total_unknown = false;
             g.remaining = g.remaining.min(w);
             g.used = (w - g.remaining).max(0.0);
         }

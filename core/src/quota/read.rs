@@ -61,6 +61,9 @@ pub struct AcceleratorQuota {
     /// Hours held by running sessions, when the input says (API `timeReserved`).
     pub reserved: Option<f64>,
     pub refresh_at: Option<DateTime<Utc>>,
+    /// The input did not give the weekly total (kgkit's cache writes `total_h: 0` when it could not
+    /// read it): `total` is the facts' weekly hours.
+    pub total_unknown: bool,
 }
 
 /// A quota as read from any form: the typed quota other advisors reuse.
@@ -233,6 +236,11 @@ fn parse_refresh(s: &str) -> Result<Option<DateTime<Utc>>, String> {
 
 /// Completes a quota from the fields present: any two of used/remaining/total give the third; with only
 /// `remaining`, the weekly fact is the total.
+/// True when [`complete`] takes the total from the facts: neither the total nor the used hours given.
+fn total_from_the_facts(used: Option<f64>, total: Option<f64>) -> bool {
+    used.is_none() && total.is_none()
+}
+
 fn complete(
     resource: Resource,
     used: Option<f64>,
@@ -478,6 +486,7 @@ fn read_row(
         }
     };
     let place = format!("line {n}");
+    let total_unknown = total_from_the_facts(used, total);
     let (used, remaining, total) =
         complete(resource, used, remaining, total, &mut reading.notes, &place)
             .map_err(|e| err(Some(n), format!("{} row: {e}", resource.name())))?;
@@ -490,6 +499,7 @@ fn read_row(
             total,
             reserved: None,
             refresh_at: refresh,
+            total_unknown,
         },
         &place,
     );
@@ -615,6 +625,7 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
         }
     };
     reading.form = QuotaForm::CliJson;
+    let total_unknown = total_from_the_facts(used, total);
     let (used, remaining, total) =
         complete(resource, used, remaining, total, &mut reading.notes, &place)
             .map_err(|e| err(None, format!("{place} ({}): {e}", resource.name())))?;
@@ -627,6 +638,7 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
             total,
             reserved: None,
             refresh_at: refresh,
+            total_unknown,
         },
         &place,
     );
@@ -688,6 +700,7 @@ fn read_api(
             total,
             reserved,
             refresh_at: refresh,
+            total_unknown: false,
         };
         put(reading, resource, q, name);
     }
@@ -710,7 +723,17 @@ fn read_kgkit(
             .transpose()
             .map_err(|e| err(None, format!("`{k}`: {e}")))
     };
-    let (used, remaining, total) = (hours("used_h")?, hours("remaining_h")?, hours("total_h")?);
+    let (used, remaining, mut total) = (hours("used_h")?, hours("remaining_h")?, hours("total_h")?);
+    // kgkit writes `total_h: 0` when it could not read the total: unknown, not a week of 0 h.
+    let total_unknown = total == Some(0.0) || total_from_the_facts(used, total);
+    if total == Some(0.0) {
+        let weekly = Resource::Gpu.weekly_fact().max(remaining.unwrap_or(0.0));
+        reading.notes.push(format!(
+            "gpu_quota.json: `total_h` is 0 (kgkit could not read the total): took the weekly {} h of the facts",
+            shortest(weekly)
+        ));
+        total = Some(weekly);
+    }
     let time = |k: &str| -> Result<Option<DateTime<Utc>>, QuotaError> {
         match get(obj, &[k]) {
             None => Ok(None),
@@ -748,6 +771,7 @@ fn read_kgkit(
         total,
         reserved: None,
         refresh_at: refresh,
+        total_unknown,
     });
     Ok(())
 }
@@ -806,6 +830,7 @@ fn read_banner(text: &str) -> Result<QuotaReading, QuotaError> {
         total,
         reserved: None,
         refresh_at: None,
+        total_unknown: false,
     };
     put(&mut reading, resource, q, "banner");
     Ok(reading)
@@ -824,6 +849,7 @@ pub fn reading_from_numbers(
             total,
             reserved: None,
             refresh_at: refresh,
+            total_unknown: false,
         }
     };
     QuotaReading {

@@ -1,16 +1,13 @@
-//! kgkit's runs log (`.kaggle-gm/gpu_runs.jsonl`, formats.md §10): the runs in flight reserve quota
-//! hours, and the runs finished since a figure was read count against it.
+//! kgkit's runs log (`.kaggle-gm/gpu_runs.jsonl`, formats.md §10) and the reservation ledger built on it
+//! (KG §1, §2, §6): the runs in flight reserve the part of their cap the quota figure does not include
+//! yet, and the runs finished since a figure was read count against it.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::quota::{hours_between, json_hours, round2};
-use crate::rulebook::Thresholds;
-use crate::rulebook::ids::{fact, threshold};
-use crate::rulebook::rulebook;
+use crate::quota::json_hours;
 use crate::text::json;
-use crate::text::number::{fixed, shortest};
 use crate::text::when::{DateRole, parse_time};
 
 /// One entry of kgkit's `.kaggle-gm/gpu_runs.jsonl` (formats.md §10).
@@ -19,7 +16,8 @@ pub struct LoggedRun {
     pub line: usize,
     pub kernel: String,
     pub status: String,
-    pub tpu: bool,
+    /// What the run's hours are charged to (its `accelerator`).
+    pub accelerator: RunAccelerator,
     /// The run's cap (`hours`), if logged.
     pub hours: Option<f64>,
     pub pushed_at: Option<DateTime<Utc>>,
@@ -34,8 +32,42 @@ pub struct RunsLog {
     pub diagnostics: Vec<String>,
 }
 
-/// Statuses of a run still holding its reservation (kgkit).
-pub const ACTIVE_STATUSES: &[&str] = &["pushed", "queued", "running"];
+/// Statuses of a run still holding its reservation: kgkit's in-flight statuses, and `pending` (a push in
+/// a background command, waiting for a session slot; KG §2).
+pub const ACTIVE_STATUSES: &[&str] = &["pushed", "queued", "running", "pending"];
+
+/// The quota a logged run is charged to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum RunAccelerator {
+    Gpu,
+    Tpu,
+    /// `accelerator: "none"`: a CPU kernel, charged to no quota (KG §1).
+    Cpu,
+}
+
+impl RunAccelerator {
+    /// From the runs log's `accelerator`: `Tpu…` is the TPU, `none` (kgkit's CPU kernels) or `cpu` no
+    /// accelerator, anything else (the GPU shapes, or nothing logged) the GPU quota.
+    pub fn of(accelerator: &str) -> RunAccelerator {
+        let a = accelerator.trim().to_ascii_lowercase();
+        if a.starts_with("tpu") {
+            RunAccelerator::Tpu
+        } else if a == "none" || a == "cpu" {
+            RunAccelerator::Cpu
+        } else {
+            RunAccelerator::Gpu
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RunAccelerator::Gpu => "GPU",
+            RunAccelerator::Tpu => "TPU",
+            RunAccelerator::Cpu => "CPU",
+        }
+    }
+}
 
 /// Reads kgkit's `gpu_runs.jsonl`: one JSON object per line; unreadable lines become diagnostics naming
 /// the line and what was expected, the rest is kept.
@@ -101,14 +133,13 @@ pub fn read_runs_log(text: &str) -> RunsLog {
                 continue;
             }
         };
-        let accelerator = s("accelerator").unwrap_or_default();
         log.runs.push(LoggedRun {
             line: n,
             kernel: s("kernel")
                 .or_else(|| s("name"))
                 .unwrap_or_else(|| format!("line {n}")),
             status,
-            tpu: accelerator.to_ascii_lowercase().starts_with("tpu"),
+            accelerator: RunAccelerator::of(&s("accelerator").unwrap_or_default()),
             hours,
             pushed_at,
             finished_at,
@@ -119,60 +150,4 @@ pub fn read_runs_log(text: &str) -> RunsLog {
         });
     }
     log
-}
-
-/// What one in-flight run holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reservation {
-    pub kernel: String,
-    pub accelerator: &'static str,
-    pub status: String,
-    pub cap_hours: f64,
-    pub ran_hours: f64,
-    pub reserved_hours: f64,
-    pub line: usize,
-}
-
-/// Reservations of the in-flight runs: each run's cap (default 12 h) minus the time it has run since
-/// `pushed_at`; entries older than cap + margin are stale and skipped (returned apart).
-pub fn reservations(
-    log: &RunsLog,
-    now: DateTime<Utc>,
-    thresholds: &Thresholds,
-) -> (Vec<Reservation>, Vec<String>) {
-    let default_cap = rulebook().fact_value(fact::QUOTA_DEFAULT_RUN_CAP_HOURS);
-    let margin = thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS);
-    let mut held = Vec::new();
-    let mut stale = Vec::new();
-    for run in &log.runs {
-        if !ACTIVE_STATUSES.contains(&run.status.as_str()) {
-            continue;
-        }
-        let cap = run.hours.unwrap_or(default_cap);
-        let ran = run
-            .pushed_at
-            .map(|p| hours_between(p, now).max(0.0))
-            .unwrap_or(0.0);
-        if ran > cap + margin {
-            stale.push(format!(
-                "{} (line {}, {}, pushed {} h ago, cap {} h): stale, skipped",
-                run.kernel,
-                run.line,
-                run.status,
-                fixed(ran, 1),
-                shortest(cap)
-            ));
-            continue;
-        }
-        held.push(Reservation {
-            kernel: run.kernel.clone(),
-            accelerator: if run.tpu { "TPU" } else { "GPU" },
-            status: run.status.clone(),
-            cap_hours: cap,
-            ran_hours: round2(ran),
-            reserved_hours: round2((cap - ran).max(0.0)),
-            line: run.line,
-        });
-    }
-    (held, stale)
 }

@@ -7,15 +7,15 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::quota::{
-    ACTIVE_STATUSES, AcceleratorQuota, QuotaForm, QuotaReading, Reservation, Resource, RunsLog,
-    assumed_next_reset, hours_between, read_quota, read_runs_log, reservations, roll_forward,
-    round2, use_it_or_lose_it, week,
+    ACTIVE_STATUSES, AcceleratorQuota, Holding, Ledger, QuotaForm, QuotaReading, Reservation,
+    Resource, RunAccelerator, RunsLog, assumed_next_reset, hours_between, ledger, read_quota,
+    read_runs_log, roll_forward, round2, use_it_or_lose_it, week,
 };
 use crate::request::{Overrides, RequestError, now_of};
-use crate::rulebook::Thresholds;
 use crate::rulebook::finding::Finding;
 use crate::rulebook::ids::{fact, rule, threshold};
 use crate::rulebook::report::{Closed, Findings, Report};
+use crate::rulebook::{Thresholds, rulebook};
 use crate::text::number::{fixed, shortest};
 use crate::text::when::{DateRole, parse_time, rfc3339};
 
@@ -154,7 +154,12 @@ pub struct QuotaReport {
     pub observed_at: Option<String>,
     pub age_minutes: Option<f64>,
     pub use_it_or_lose_it: bool,
+    /// With a runs log: when its reservations count from (the figure's read time, else now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reservations_counted_from: Option<String>,
     pub stale_runs: Vec<String>,
+    /// Older in-flight entries of a kernel pushed again: the newer entry's reservation replaces theirs.
+    pub replaced_runs: Vec<String>,
     pub notes: Vec<String>,
     pub now: String,
     pub rules: Vec<String>,
@@ -194,8 +199,8 @@ struct QuotaRun<'a> {
     age_minutes: Option<f64>,
     live_limit: f64,
     live: bool,
-    /// Runs-log entries in flight for longer than their cap + margin, skipped.
-    stale: Vec<String>,
+    /// The runs log's ledger, when one was given.
+    ledger: Option<Ledger>,
     notes: Vec<String>,
     gpu: Option<Accelerator>,
     tpu: Option<Accelerator>,
@@ -216,6 +221,10 @@ struct Accelerator {
     spent: f64,
     /// The runs log's reservations on this accelerator.
     held: Vec<Reservation>,
+    /// When they count from (the figure's read time, else now).
+    counted_from: DateTime<Utc>,
+    /// With a runs log, the week's used hours (as read) that no logged run can account for.
+    unlogged: Option<f64>,
     reserved: f64,
     plannable: f64,
     hours_to_reset: f64,
@@ -239,13 +248,13 @@ impl QuotaRun<'_> {
         let age_minutes = observed_at.map(|t| round2(hours_between(t, now) * 60.0));
         let live_limit = thresholds.get(threshold::QUOTA_LIVE_MINUTES);
         let mut notes = reading.notes.clone();
-        let (held, stale) = match runs {
-            Some(log) => {
-                notes.extend(log.diagnostics.iter().map(|d| format!("runs log {d}")));
-                reservations(log, now, thresholds)
-            }
-            None => (Vec::new(), Vec::new()),
-        };
+        let ledger = runs.map(|log| {
+            notes.extend(log.diagnostics.iter().map(|d| format!("runs log {d}")));
+            let ledger = ledger(log, observed_at, now, thresholds);
+            notes.extend(ledger.cpu.iter().map(|c| format!("runs log: {c}")));
+            ledger
+        });
+        let held = ledger.as_ref().map_or(&[][..], |l| &l.held[..]);
         let mut run = QuotaRun {
             reading,
             now,
@@ -253,17 +262,18 @@ impl QuotaRun<'_> {
             age_minutes,
             live_limit,
             live: age_minutes.is_some_and(|age| age <= live_limit),
-            stale,
+            ledger: None,
             notes,
             gpu: None,
             tpu: None,
         };
         let of = |resource, q: &Option<AcceleratorQuota>, run: &QuotaRun| {
             q.as_ref()
-                .map(|q| Accelerator::of(resource, q, run, runs, &held, thresholds))
+                .map(|q| Accelerator::of(resource, q, run, runs, held, thresholds))
         };
         run.gpu = of(Resource::Gpu, &reading.gpu, &run);
         run.tpu = of(Resource::Tpu, &reading.tpu, &run);
+        run.ledger = ledger;
         let spent_notes: Vec<String> = run
             .accelerators()
             .filter(|a| a.spent > 0.0)
@@ -285,6 +295,8 @@ impl QuotaRun<'_> {
 
     fn report(self, closed: Closed) -> QuotaReport {
         let use_it = self.accelerators().any(|a| a.use_it);
+        let ledger = self.ledger.unwrap_or_default();
+        let counted_from = (!ledger.counted_from.is_empty()).then_some(ledger.counted_from);
         QuotaReport {
             schema: QUOTA_SCHEMA,
             form: self.reading.form,
@@ -294,7 +306,9 @@ impl QuotaRun<'_> {
             observed_at: self.observed_at.map(rfc3339),
             age_minutes: self.age_minutes,
             use_it_or_lose_it: use_it,
-            stale_runs: self.stale,
+            reservations_counted_from: counted_from,
+            stale_runs: ledger.stale,
+            replaced_runs: ledger.replaced,
             notes: self.notes,
             now: rfc3339(self.now),
             rules: closed.rules,
@@ -361,6 +375,17 @@ impl Accelerator {
             remaining,
             spent,
             held,
+            counted_from: run.observed_at.unwrap_or(now),
+            unlogged: match (runs, rolled) {
+                (Some(log), false) => Some(unlogged_hours(
+                    resource,
+                    log,
+                    q.used,
+                    run.observed_at.unwrap_or(now),
+                    next_reset - week(),
+                )),
+                _ => None,
+            },
             reserved,
             plannable,
             hours_to_reset,
@@ -389,7 +414,8 @@ impl Accelerator {
 }
 
 /// Hours of the runs logged as finished (on this accelerator, this week, up to now) after the figure was
-/// read: they count against it (kgkit).
+/// read: they count against it (kgkit). Only the part after the reading counts: a run that finished at F
+/// after running since before the reading R spent at most F − R hours the figure does not include.
 fn spent_since(
     resource: Resource,
     runs: Option<&RunsLog>,
@@ -400,13 +426,64 @@ fn spent_since(
     let (Some(log), Some(observed)) = (runs, observed_at) else {
         return 0.0;
     };
+    let charged_to = match resource {
+        Resource::Gpu => RunAccelerator::Gpu,
+        Resource::Tpu => RunAccelerator::Tpu,
+    };
     log.runs
         .iter()
-        .filter(|run| run.tpu == (resource == Resource::Tpu))
+        .filter(|run| run.accelerator == charged_to)
         .filter(|run| !ACTIVE_STATUSES.contains(&run.status.as_str()))
-        .filter_map(|run| Some((run.gpu_hours?, run.finished_at.or(run.pushed_at)?)))
+        .filter_map(|run| {
+            let hours = run.gpu_hours?;
+            match (run.finished_at, run.pushed_at) {
+                (Some(end), _) => Some((hours.min(hours_between(observed, end)), end)),
+                (None, Some(pushed)) => Some((hours, pushed)),
+                (None, None) => None,
+            }
+        })
         .filter(|(_, t)| *t > observed && *t > week_start && *t <= now)
         .fold(0.0, |sum, (h, _)| sum + h)
+}
+
+/// The week's used hours (as read at `read_at`) that no run of the log can account for: `used` less the
+/// most the log's runs on this accelerator can have spent in the week before the reading. Each run counts
+/// at most its logged hours (`gpu_hours`, else its cap) and at most the time from its push to its end
+/// (its finish, or the reading while in flight) inside the week: an upper bound, so what is left was
+/// surely spent elsewhere.
+fn unlogged_hours(
+    resource: Resource,
+    log: &RunsLog,
+    used: f64,
+    read_at: DateTime<Utc>,
+    week_start: DateTime<Utc>,
+) -> f64 {
+    let charged_to = match resource {
+        Resource::Gpu => RunAccelerator::Gpu,
+        Resource::Tpu => RunAccelerator::Tpu,
+    };
+    let book = rulebook();
+    let default_cap = match resource {
+        Resource::Gpu => book.fact_value(fact::QUOTA_DEFAULT_RUN_CAP_HOURS),
+        Resource::Tpu => book.fact_value(fact::QUOTA_TPU_SESSION_HOURS),
+    };
+    let logged: f64 = log
+        .runs
+        .iter()
+        .filter(|run| run.accelerator == charged_to)
+        .map(|run| {
+            let most = run.gpu_hours.or(run.hours).unwrap_or(default_cap);
+            let end = run.finished_at.unwrap_or(read_at).min(read_at);
+            let window = match run.pushed_at {
+                Some(pushed) => hours_between(pushed.max(week_start), end).max(0.0),
+                // no push time: the whole week up to its end, when it ended inside it
+                None if end > week_start => hours_between(week_start, end),
+                None => 0.0,
+            };
+            most.min(window)
+        })
+        .fold(0.0, |sum, h| sum + h);
+    (used - logged).max(0.0)
 }
 
 // ------------------------------------------------------------------ rules
@@ -414,15 +491,22 @@ fn spent_since(
 /// The rules of one accelerator's quota, in the order their findings are added.
 const ACCELERATOR_RULES: &[fn(&Accelerator, &Thresholds, &mut Findings)] = &[
     week_rolled_over,
+    total_unknown,
     reset_assumed,
     hours_reserved,
+    pending_pushes_hold_their_cap,
+    hours_spent_by_no_logged_run,
     hours_expire_at_the_reset,
     nothing_plannable,
 ];
 
 /// The rules of the quota as a whole, after those of each accelerator.
-const QUOTA_RULES: &[fn(&QuotaRun, &Thresholds, &mut Findings)] =
-    &[no_figure, stale_runs_skipped, not_live];
+const QUOTA_RULES: &[fn(&QuotaRun, &Thresholds, &mut Findings)] = &[
+    no_figure,
+    stale_runs_skipped,
+    replaced_runs_skipped,
+    not_live,
+];
 
 /// KQ002: the stored reset has passed; the week rolled over.
 fn week_rolled_over(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
@@ -440,6 +524,22 @@ fn week_rolled_over(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
             fixed(a.read.total, 2),
             fixed(a.read.total, 2),
             rfc3339(a.next_reset)
+        ),
+    );
+}
+
+/// KQ009: the input did not give the weekly total (kgkit's `total_h: 0`): the facts' weekly hours stand
+/// in for it, in the rolled-over week and in every reset a plan counts.
+fn total_unknown(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
+    if !a.read.total_unknown {
+        return;
+    }
+    out.add(
+        rule::KQ009,
+        format!(
+            "{}: the input gives no weekly total (kgkit writes total_h 0 when it could not read it); planned on the weekly {} h of the facts",
+            a.resource.name(),
+            shortest(a.read.total)
         ),
     );
 }
@@ -463,24 +563,15 @@ fn hours_reserved(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
     if a.reserved <= 0.0 && a.held.is_empty() {
         return;
     }
-    let list: Vec<String> = a
-        .held
-        .iter()
-        .map(|r| {
-            format!(
-                "{} ({}, {} h of a {} h cap run, {} h held)",
-                r.kernel,
-                r.status,
-                fixed(r.ran_hours, 2),
-                shortest(r.cap_hours),
-                fixed(r.reserved_hours, 2)
-            )
-        })
-        .collect();
+    let list: Vec<String> = a.held.iter().map(describe_reservation).collect();
     let what = if list.is_empty() {
         format!("timeReserved {} h", fixed(a.reserved, 2))
     } else {
-        format!("runs log: {}", list.join("; "))
+        format!(
+            "runs log, counted from the reading at {}: {}",
+            rfc3339(a.counted_from),
+            list.join("; ")
+        )
     };
     out.add(
         rule::KQ004,
@@ -491,6 +582,30 @@ fn hours_reserved(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
             reserved = fixed(a.reserved, 2)
         ),
     );
+}
+
+/// One reservation for people: the kernel, how it holds, its cap and what it holds.
+fn describe_reservation(r: &Reservation) -> String {
+    let cap = if r.cap_assumed {
+        format!(
+            "{} h cap (the session limit: none logged)",
+            shortest(r.cap_hours)
+        )
+    } else {
+        format!("{} h cap", shortest(r.cap_hours))
+    };
+    let how = match r.holding {
+        Holding::Running => format!("{} h run before the reading", fixed(r.ran_hours, 2)),
+        Holding::Queued => "the whole cap for the whole wait".to_string(),
+        Holding::Pending => "the whole cap until Kaggle lists a newer version".to_string(),
+    };
+    format!(
+        "{} ({}, line {}, {cap}, {how}, {} h held)",
+        r.kernel,
+        r.status,
+        r.line,
+        fixed(r.reserved_hours, 2)
+    )
 }
 
 /// KQ003: plannable hours that expire at the reset, soon.
@@ -541,23 +656,94 @@ fn no_figure(run: &QuotaRun, _: &Thresholds, out: &mut Findings) {
     }
 }
 
-/// KQ004 (stale entries): runs-log entries in flight for longer than cap + margin reserve nothing.
+/// KQ004 (stale entries): runs-log entries in flight for longer than they can be reserve nothing.
 fn stale_runs_skipped(run: &QuotaRun, thresholds: &Thresholds, out: &mut Findings) {
-    if run.stale.is_empty() {
+    let Some(ledger) = run.ledger.as_ref().filter(|l| !l.stale.is_empty()) else {
         return;
-    }
+    };
     out.push(
         Finding::from_rule(
             rule::KQ004,
             format!(
-                "{} stale runs-log entries skipped (in flight longer than cap + {} h): {}",
-                run.stale.len(),
-                shortest(thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS)),
-                run.stale.join("; ")
+                "{} stale runs-log entries skipped (running longer than cap + {margin} h, or queued longer than the longest queue wait {} h + cap + {margin} h): {}",
+                ledger.stale.len(),
+                shortest(rulebook().fact_value(fact::QUOTA_TPU_QUEUE_MAX_HOURS)),
+                ledger.stale.join("; "),
+                margin = shortest(thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS)),
             ),
         )
         .with_title("Stale runs-log entries reserve nothing")
         .with_fix("Collect or mark those runs finished (kgkit gpu collect / gpu quota) so the log matches Kaggle."),
+    );
+}
+
+/// KQ004 (re-pushed kernels): an older in-flight entry of a kernel pushed again holds nothing.
+fn replaced_runs_skipped(run: &QuotaRun, _: &Thresholds, out: &mut Findings) {
+    let Some(ledger) = run.ledger.as_ref().filter(|l| !l.replaced.is_empty()) else {
+        return;
+    };
+    out.push(
+        Finding::from_rule(
+            rule::KQ004,
+            format!(
+                "{} runs-log entries replaced by a later push of the same kernel: {}",
+                ledger.replaced.len(),
+                ledger.replaced.join("; ")
+            ),
+        )
+        .with_title("A re-push replaces the kernel's older reservation")
+        .with_fix("Nothing to do: only the newest push of a kernel holds hours."),
+    );
+}
+
+/// KQ016: the week's used hours exceed what the runs log's runs can have spent: an unlogged session
+/// (an interactive one burns quota while open, even idle) is spending quota.
+fn hours_spent_by_no_logged_run(a: &Accelerator, thresholds: &Thresholds, out: &mut Findings) {
+    let Some(unlogged) = a.unlogged else {
+        return;
+    };
+    if unlogged <= thresholds.get(threshold::QUOTA_UNLOGGED_HOURS) {
+        return;
+    }
+    out.add(
+        rule::KQ016,
+        format!(
+            "{}: {} h used this week by the reading at {}, at most {} h of them by runs in the log: {} h spent by no logged run (an interactive session, which burns quota while open even when idle, or a session started elsewhere)",
+            a.resource.name(),
+            fixed(a.read.used, 2),
+            rfc3339(a.counted_from),
+            fixed(a.read.used - unlogged, 2),
+            fixed(unlogged, 2)
+        ),
+    );
+}
+
+/// KQ008: pushes logged as pending hold their whole cap until Kaggle lists a newer version.
+fn pending_pushes_hold_their_cap(a: &Accelerator, _: &Thresholds, out: &mut Findings) {
+    let pending: Vec<String> = a
+        .held
+        .iter()
+        .filter(|r| r.holding == Holding::Pending)
+        .map(|r| {
+            format!(
+                "{} (line {}, {} h)",
+                r.kernel,
+                r.line,
+                fixed(r.reserved_hours, 2)
+            )
+        })
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    out.add(
+        rule::KQ008,
+        format!(
+            "{}: {} pending push(es) hold their whole cap: {}",
+            a.resource.name(),
+            pending.len(),
+            pending.join("; ")
+        ),
     );
 }
 
@@ -609,6 +795,11 @@ pub fn quota_state(
     out.uses(fact::QUOTA_GPU_WEEKLY_HOURS);
     out.uses(fact::QUOTA_TPU_WEEKLY_HOURS);
     out.uses(fact::QUOTA_DEFAULT_RUN_CAP_HOURS);
+    if runs.is_some() {
+        out.uses(fact::QUOTA_TPU_SESSION_HOURS);
+        out.uses(fact::QUOTA_TPU_QUEUE_MIN_HOURS);
+        out.uses(fact::QUOTA_TPU_QUEUE_MAX_HOURS);
+    }
     let closed = out.finish(now.date_naive(), thresholds);
     run.report(closed)
 }

@@ -454,21 +454,25 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
             .any(|d| d.starts_with("line 8") && d.contains("pushed_at"))
     );
     let now = at("2026-09-15T10:00:00Z");
-    let (held, stale) = reservations(&log, now, &t());
-    // a-train: 5 h cap, ran 3 h -> 2 h; b-train: default 12 h cap, ran 1 h -> 11 h; tpu: 8 - 4 = 4
-    let by: Vec<(&str, f64)> = held
+    // an undated figure: counted from now
+    let l = ledger(&log, None, now, &t());
+    // a-train: 5 h cap, ran 3 h -> 2 h; b-train queued: its whole default 12 h cap; tpu (pushed on a
+    // TPU: queued): its whole 8 h cap
+    let by: Vec<(&str, f64)> = l
+        .held
         .iter()
         .map(|r| (r.kernel.as_str(), r.reserved_hours))
         .collect();
     assert_eq!(
         by,
-        vec![("me/a-train", 2.0), ("me/b-train", 11.0), ("me/tpu", 4.0)]
+        vec![("me/a-train", 2.0), ("me/b-train", 12.0), ("me/tpu", 8.0)]
     );
-    assert_eq!(stale.len(), 1);
-    assert!(stale[0].contains("me/old"));
+    assert_eq!(l.stale.len(), 1);
+    assert!(l.stale[0].contains("me/old"));
 
     let csv = read_quota(TABLE).unwrap();
-    // the figure was read at 09:00: me/done (finished 09:30, 1.5 h) counts against it
+    // the figure was read at 09:00: a-train had run 2 h of it (3 h held); me/done ran 08:00-09:30 for
+    // 1.5 h, of which only the 0.5 h after the reading counts against it
     let rep = quota_state(
         &csv,
         Some(&log),
@@ -477,12 +481,16 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
         &t(),
     );
     let g = rep.gpu.as_ref().unwrap();
-    assert_eq!(g.spent_since_hours, 1.5);
-    assert_eq!(g.remaining, 26.08);
-    assert_eq!(g.reserved, 13.0);
-    assert_eq!(g.plannable, 13.08);
+    assert_eq!(g.spent_since_hours, 0.5);
+    assert_eq!(g.remaining, 27.08);
+    assert_eq!(g.reserved, 15.0);
+    assert_eq!(g.plannable, 12.08);
+    assert_eq!(
+        rep.reservations_counted_from.as_deref(),
+        Some("2026-09-15T09:00:00Z")
+    );
     let tp = rep.tpu.as_ref().unwrap();
-    assert_eq!((tp.reserved, tp.plannable), (4.0, 16.0));
+    assert_eq!((tp.reserved, tp.plannable), (8.0, 12.0));
     assert!(
         rep.findings
             .iter()
@@ -494,6 +502,194 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
             .any(|f| f.rule == "KQ004" && f.evidence.contains("stale"))
     );
     assert_eq!(rep.stale_runs.len(), 1);
+}
+
+/// One run of a ledger test: a runs-log line for kernel `k`.
+fn run_line(k: &str, accelerator: &str, hours: Option<f64>, pushed: &str, status: &str) -> String {
+    let hours = hours
+        .map(|h| format!(", \"hours\": {h}"))
+        .unwrap_or_default();
+    format!(
+        r#"{{"kernel": "{k}", "accelerator": "{accelerator}"{hours}, "pushed_at": "{pushed}", "status": "{status}"}}"#
+    )
+}
+
+fn held(text: &str, read: Option<&str>, now: &str) -> Vec<(String, f64)> {
+    ledger(&read_runs_log(text), read.map(at), at(now), &t())
+        .held
+        .into_iter()
+        .map(|r| (r.kernel, r.reserved_hours))
+        .collect()
+}
+
+#[test]
+fn a_running_run_holds_its_cap_less_what_it_ran_before_the_reading() {
+    let log = run_line(
+        "me/a",
+        "NvidiaTeslaT4",
+        Some(6.0),
+        "2026-09-15T04:00:00Z",
+        "running",
+    );
+    let now = "2026-09-15T10:00:00Z";
+    // read at 06:00: 2 h of the 6 h cap are in the figure, 4 h held, whatever the time now
+    assert_eq!(
+        held(&log, Some("2026-09-15T06:00:00Z"), now),
+        [("me/a".into(), 4.0)]
+    );
+    // read before the push: the whole cap
+    assert_eq!(
+        held(&log, Some("2026-09-14T06:00:00Z"), now),
+        [("me/a".into(), 6.0)]
+    );
+    // undated: counted from now (6 h ran: nothing left)
+    assert_eq!(held(&log, None, now), [("me/a".into(), 0.0)]);
+}
+
+#[test]
+fn a_queued_job_holds_its_whole_cap_for_its_whole_wait() {
+    // queued 20 h ago with a 4 h cap: past cap + 1 h, but a TPU queue lasts up to 24 h
+    let log = run_line(
+        "me/q",
+        "TpuV5E8",
+        Some(4.0),
+        "2026-09-14T14:00:00Z",
+        "queued",
+    );
+    assert_eq!(
+        held(&log, Some("2026-09-15T09:00:00Z"), "2026-09-15T10:00:00Z"),
+        [("me/q".into(), 4.0)]
+    );
+    // stale only past the longest wait + cap + margin (24 + 4 + 1 h)
+    assert!(held(&log, None, "2026-09-15T19:30:00Z").is_empty());
+    assert_eq!(held(&log, None, "2026-09-15T18:30:00Z").len(), 1);
+}
+
+#[test]
+fn a_tpu_run_without_a_cap_holds_the_tpu_session_limit() {
+    let log = run_line("me/t", "TpuV5E8", None, "2026-09-15T09:00:00Z", "queued");
+    assert_eq!(
+        held(&log, Some("2026-09-15T09:30:00Z"), "2026-09-15T10:00:00Z"),
+        [("me/t".into(), 9.0)]
+    );
+    let gpu = run_line(
+        "me/g",
+        "NvidiaTeslaT4",
+        None,
+        "2026-09-15T09:00:00Z",
+        "queued",
+    );
+    assert_eq!(
+        held(&gpu, Some("2026-09-15T09:30:00Z"), "2026-09-15T10:00:00Z"),
+        [("me/g".into(), 12.0)]
+    );
+}
+
+#[test]
+fn a_pending_push_holds_its_whole_cap_until_a_newer_version() {
+    let pending = run_line(
+        "me/p",
+        "NvidiaTeslaT4",
+        Some(3.0),
+        "2026-09-10T09:00:00Z",
+        "pending",
+    );
+    // five days later: never stale, never decayed
+    assert_eq!(
+        held(
+            &pending,
+            Some("2026-09-15T09:00:00Z"),
+            "2026-09-15T10:00:00Z"
+        ),
+        [("me/p".into(), 3.0)]
+    );
+    // Kaggle lists a newer version: the later entry replaces it
+    let later = run_line(
+        "me/p",
+        "NvidiaTeslaT4",
+        Some(3.0),
+        "2026-09-15T09:00:00Z",
+        "complete",
+    );
+    let l = ledger(
+        &read_runs_log(&format!("{pending}\n{later}\n")),
+        None,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
+    assert!(l.held.is_empty());
+    assert_eq!(l.replaced.len(), 1);
+    assert!(l.replaced[0].contains("line 2"), "{:?}", l.replaced);
+}
+
+#[test]
+fn a_re_push_replaces_the_older_reservation_and_cpu_runs_hold_nothing() {
+    let text = [
+        run_line(
+            "me/r",
+            "NvidiaTeslaT4",
+            Some(5.0),
+            "2026-09-15T07:00:00Z",
+            "running",
+        ),
+        run_line(
+            "me/cpu",
+            "none",
+            Some(5.0),
+            "2026-09-15T07:00:00Z",
+            "running",
+        ),
+        run_line(
+            "me/r",
+            "NvidiaTeslaT4",
+            Some(2.0),
+            "2026-09-15T08:00:00Z",
+            "running",
+        ),
+    ]
+    .join("\n");
+    let l = ledger(
+        &read_runs_log(&text),
+        Some(at("2026-09-15T09:00:00Z")),
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
+    let by: Vec<(&str, usize, f64)> = l
+        .held
+        .iter()
+        .map(|r| (r.kernel.as_str(), r.line, r.reserved_hours))
+        .collect();
+    assert_eq!(by, [("me/r", 3, 1.0)]);
+    assert_eq!(l.replaced.len(), 1);
+    assert_eq!(l.cpu.len(), 1);
+}
+
+#[test]
+fn a_kgkit_total_of_zero_is_unknown_not_zero() {
+    let cache = r#"{"used_h": 12.5, "remaining_h": 17.5, "total_h": 0, "refresh_at": "2026-09-12T00:00:00Z", "fetched_at": "2026-09-11T10:00:00Z"}"#;
+    let r = read_quota(cache).unwrap();
+    let g = r.gpu.as_ref().unwrap();
+    assert!(g.total_unknown);
+    assert_eq!(g.total, 30.0);
+    // the week rolled over: a full week of the facts' hours, not 0
+    let rep = quota_state(
+        &r,
+        None,
+        Observed::Unknown,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
+    assert_eq!(rep.gpu.as_ref().unwrap().remaining, 30.0);
+    assert!(rules_of(&rep).contains(&"KQ009"));
+    let known = read_quota(&cache.replace("\"total_h\": 0", "\"total_h\": 30")).unwrap();
+    let rep = quota_state(
+        &known,
+        None,
+        Observed::Unknown,
+        at("2026-09-15T10:00:00Z"),
+        &t(),
+    );
+    assert!(!rules_of(&rep).contains(&"KQ009"));
 }
 
 #[test]
@@ -583,6 +779,7 @@ proptest! {
             total,
             reserved,
             refresh_at: Some(base + Duration::minutes(refresh_min)),
+            total_unknown: false,
         };
         let reading = QuotaReading { form: QuotaForm::Numbers, gpu: Some(q), tpu: None, fetched_at: None, reset_in_days: None, notes: vec![] };
         let line = format!(

@@ -334,6 +334,7 @@ const TPU_RULES: &[fn(&TpuRun, &mut Findings)] = &[
     tpu_quota_short,
     tpu_sessions_queue_again,
     validate_before_queueing,
+    what_a_tpu_job_is_like,
 ];
 
 /// KQ030: both finish times and the choice, in every answer.
@@ -443,6 +444,21 @@ fn validate_before_queueing(run: &TpuRun, out: &mut Findings) {
             "queue wait {} h (observed {}): a bug found after it costs a whole queue cycle",
             shortest(run.queue),
             run.observed()
+        ),
+    );
+}
+
+/// KQ034: the choice is the TPU: its log stays empty until the end, and a queued job is dropped only by
+/// deleting the kernel (irreversible: the user decides).
+fn what_a_tpu_job_is_like(run: &TpuRun, out: &mut Findings) {
+    if run.choice != TpuChoice::Tpu {
+        return;
+    }
+    out.add(
+        rule::KQ034,
+        format!(
+            "TPU chosen (queue wait {} h): the session's log stays empty until it ends; while queued the job cannot be cancelled through the API, only deleted with its kernel (every version and output), which the user decides",
+            shortest(run.queue)
         ),
     );
 }

@@ -2,7 +2,7 @@
 //! the GPU (and TPU) budget until then, week by week, with the final-week reserve and the fold plan.
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, WeekBudget, fmt_h};
+use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, WeekBudget, WeekRole, fmt_h};
 use kgadvise_core::quota::{self, QuotaReport};
 use kgadvise_core::request::now_of;
 use kgadvise_core::rulebook::Thresholds;
@@ -307,7 +307,12 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
             let reserve = (w.reserve_hours.min(w.hours)) / max * plot_h;
             let y = top + plot_h - h;
             let label = w.start.get(5..10).unwrap_or("").to_string();
-            let class = if w.final_week { "bar bar-final" } else { "bar" };
+            // The week's role comes from the reserve (core), as the plan's sentence counts it.
+            let class = match w.role {
+                WeekRole::Exploration => "bar bar-exploration",
+                WeekRole::Split => "bar bar-split",
+                WeekRole::FinalReserve => "bar bar-final-reserve",
+            };
             view! {
                 <g class=class>
                     <rect x=shortest(x) y=shortest(y) width=shortest(bar_w) height=shortest((h - reserve).max(0.0)) class="bar-explore"></rect>
@@ -338,7 +343,7 @@ pub fn WeekChart(weeks: Vec<WeekBudget>) -> impl IntoView {
                     .to_string(),
                 ),
                 Cell::text(fmt_h(w.reserve_hours)),
-                Cell::text(if w.final_week { "final week" } else { "" }.to_string()),
+                Cell::text(w.role.describe().to_string()),
             ]
         })
         .collect();

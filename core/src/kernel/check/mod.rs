@@ -20,6 +20,7 @@ use crate::rulebook::ids::threshold;
 use crate::rulebook::report::{Findings, Report};
 use crate::rulebook::{AcceleratorKind, ShapeStatus, Thresholds, rulebook};
 use crate::text::number::shortest;
+use crate::text::when::{DateRole, parse_time};
 
 pub const CHECK_SCHEMA: &str = "kgadvise.check/1";
 
@@ -64,6 +65,9 @@ pub struct CheckRequest {
     pub quota: Option<String>,
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the `quota` reading.
     pub runs: Option<String>,
+    /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing): the runs log's
+    /// reservations count from it. kgkit's `fetched_at` wins; without either, they count from `now`.
+    pub quota_read_at: Option<String>,
     /// The `-t` cap the push will use, in whole seconds.
     pub timeout_seconds: Option<u64>,
     /// The kernel is for a code competition (internet must be off).
@@ -331,14 +335,17 @@ fn quota_plannable(
         None => RequestError::new("quota", e.message),
     })?;
     let log = request.runs.as_deref().map(quota::read_runs_log);
-    // When the figure was read does not change its plannable hours (only whether it is live).
-    let state = quota::quota_state(
-        &reading,
-        log.as_ref(),
-        quota::Observed::Unknown,
-        now,
-        thresholds,
-    );
+    // The same ledger as `kgadvise quota`: reservations count from when the figure was read.
+    let observed = match request.quota_read_at.as_deref() {
+        None => quota::Observed::Unknown,
+        Some(t) => match parse_time(t, DateRole::Instant)
+            .map_err(|e| RequestError::new("quotaReadAt", e))?
+        {
+            t if t <= now => quota::Observed::At(t),
+            _ => quota::Observed::Unknown,
+        },
+    };
+    let state = quota::quota_state(&reading, log.as_ref(), observed, now, thresholds);
     Ok((
         state.gpu.as_ref().map(|q| q.plannable),
         state.tpu.as_ref().map(|q| q.plannable),

@@ -185,6 +185,31 @@ fn a_quota_reading_gives_the_plannable_hours_and_plannable_wins() {
     assert_eq!(check(&runs_alone, clock()).unwrap_err().field, "runs");
 }
 
+/// The check reserves through the quota's ledger: a run in flight holds what the figure did not include
+/// when it was read (`quotaReadAt`).
+#[test]
+fn the_runs_log_reserves_from_when_the_quota_was_read() {
+    let quota =
+        "resource,used,remaining,total,refreshAt\nGPU,20.00h,10.00h,30.00h,2026-12-05T00:00:00\n";
+    let runs = r#"{"kernel": "me/a", "accelerator": "NvidiaTeslaT4", "hours": 6, "pushed_at": "2026-12-01T04:00:00Z", "status": "running"}"#;
+    let push = |read_at: Option<&str>| CheckRequest {
+        quota: Some(quota.to_string()),
+        runs: Some(runs.to_string()),
+        quota_read_at: read_at.map(str::to_string),
+        timeout_seconds: Some(5 * 3600),
+        now: Some("2026-12-01T10:00:00Z".into()),
+        ..request(GOOD, None)
+    };
+    // read at 08:00: 4 h of the 6 h cap are in the figure, 2 h held: 8 h plannable for a 5 h cap
+    assert!(!rules_of(&run(&push(Some("2026-12-01T08:00:00Z")))).contains(&"KM020"));
+    // read before the push: the whole 6 h held, 4 h plannable
+    assert!(rules_of(&run(&push(Some("2026-12-01T03:00:00Z")))).contains(&"KM020"));
+    assert_eq!(
+        check(&push(Some("soon")), clock()).unwrap_err().field,
+        "quotaReadAt"
+    );
+}
+
 #[test]
 fn a_tpu_push_is_judged_on_tpu_hours_or_says_they_are_unknown() {
     let tpu = GOOD

@@ -19,6 +19,42 @@ pub struct FoldCost {
     pub folds: u32,
 }
 
+/// What a week's hours are for, from the final reserve itself (taken from the last weeks backwards): the
+/// same split the plan's sentence makes, so a week it counts in "explore with" is never drawn as kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeekRole {
+    /// Every hour of the week is exploration.
+    Exploration,
+    /// Part exploration, part kept for the final week.
+    Split,
+    /// Every hour of the week is kept for the final week.
+    FinalReserve,
+}
+
+impl WeekRole {
+    /// The role of a week of `hours` when `reserve_left` hours of the reserve are still to be taken (the
+    /// weeks are visited from the last backwards); a week of no hours inside the reserve is kept too.
+    fn of(hours: f64, reserve_left: f64) -> WeekRole {
+        if reserve_left <= 0.0 {
+            WeekRole::Exploration
+        } else if reserve_left >= hours {
+            WeekRole::FinalReserve
+        } else {
+            WeekRole::Split
+        }
+    }
+
+    /// The role in words, for the chart's table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            WeekRole::Exploration => "exploration",
+            WeekRole::Split => "exploration, then kept for the final week",
+            WeekRole::FinalReserve => "kept for the final week",
+        }
+    }
+}
+
 /// One week of the breakdown (for the web chart).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WeekBudget {
@@ -31,6 +67,8 @@ pub struct WeekBudget {
     pub final_week: bool,
     /// Of this week's hours, those kept as the final reserve (taken from the last weeks backwards).
     pub reserve_hours: f64,
+    /// What the week's hours are for, from `reserve_hours`.
+    pub role: WeekRole,
 }
 
 /// One accelerator's budget until the deadline (contract keys for the GPU; the TPU has the same).
@@ -126,6 +164,7 @@ pub fn budget(
             kind: "now",
             final_week: end > final_start,
             reserve_hours: 0.0,
+            role: WeekRole::Exploration,
         });
         let mut start = state.next_reset;
         for _ in 0..resets {
@@ -137,6 +176,7 @@ pub fn budget(
                 kind: "reset",
                 final_week: end > final_start,
                 reserve_hours: 0.0,
+                role: WeekRole::Exploration,
             });
             start += week();
         }
@@ -144,6 +184,7 @@ pub fn budget(
         for w in weeks.iter_mut().rev() {
             let take = w.hours.min(left).max(0.0);
             w.reserve_hours = round2(take);
+            w.role = WeekRole::of(w.hours, round2(left));
             left -= take;
         }
     }
@@ -214,7 +255,7 @@ impl Budget {
     /// The budget in one sentence, as the CLI and the page show it:
     /// `11 h now + 2 weekly resets x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; keep 30 h for the
     /// final week (final models and inference kernels), explore with 41 h.` In the final week every hour
-    /// goes to the final models.
+    /// goes to the final models, diverse members before extra seeds.
     pub fn sentence(&self, deadline: &str, final_week: bool) -> String {
         let mut s = format!(
             "{} h now + {} weekly reset{} x {} h = {} {}-hours until {}",
@@ -231,8 +272,9 @@ impl Budget {
             crate::text::when::display_utc(deadline)
         );
         if final_week {
+            // KQ011's advice (KG §3.6): diversity beats seeds.
             s.push_str(&format!(
-                "; all {} h go to final models and inference kernels.",
+                "; all {} h go to final models and inference kernels, diverse members (another backbone family or resolution) before extra seeds.",
                 fmt_h(self.total_hours)
             ));
         } else {

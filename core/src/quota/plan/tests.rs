@@ -268,6 +268,34 @@ fn weeks_for_the_chart() {
     );
 }
 
+/// 11 h + 3 resets until 2026-12-17: "explore with 71 h" counts the week of 12-05 (which overlaps the
+/// final seven days), so the week says exploration, not kept for the final week.
+#[test]
+fn each_week_says_its_role_from_the_reserve() {
+    let p = plan_of(
+        11.0,
+        "2026-11-28T00:00:00Z",
+        "2026-11-25T08:00:00Z",
+        "2026-12-17",
+        None,
+    );
+    assert_eq!((p.exploration_hours, p.final_reserve_hours), (71.0, 30.0));
+    let w: Vec<(&str, bool, WeekRole)> = p
+        .weeks
+        .iter()
+        .map(|w| (w.start.as_str(), w.final_week, w.role))
+        .collect();
+    assert_eq!(
+        w,
+        vec![
+            ("2026-11-25T08:00:00Z", false, WeekRole::Exploration),
+            ("2026-11-28T00:00:00Z", false, WeekRole::Exploration),
+            ("2026-12-05T00:00:00Z", true, WeekRole::Exploration),
+            ("2026-12-12T00:00:00Z", true, WeekRole::FinalReserve),
+        ]
+    );
+}
+
 #[test]
 fn fold_costs() {
     // (c, K, S, exploration-giving plan, promotion, cycles, screens, promotions, leftover)
@@ -433,7 +461,8 @@ fn budget_sentence_both_phases() {
     assert_eq!(
         one.sentence("2026-12-17T23:59:00Z", true),
         "11 h now + 1 weekly reset x 30 h = 71 GPU-hours until 2026-12-17 23:59 UTC; all 71 h go to final \
-         models and inference kernels."
+         models and inference kernels, diverse members (another backbone family or resolution) before \
+         extra seeds."
     );
 }
 
