@@ -234,13 +234,13 @@ fn parse_refresh(s: &str) -> Result<Option<DateTime<Utc>>, String> {
     })
 }
 
-/// Completes a quota from the fields present: any two of used/remaining/total give the third; with only
-/// `remaining`, the weekly fact is the total.
 /// True when [`complete`] takes the total from the facts: neither the total nor the used hours given.
 fn total_from_the_facts(used: Option<f64>, total: Option<f64>) -> bool {
     used.is_none() && total.is_none()
 }
 
+/// Completes a quota from the fields present: any two of used/remaining/total give the third; with only
+/// `remaining`, the weekly fact is the total.
 fn complete(
     resource: Resource,
     used: Option<f64>,
@@ -295,6 +295,43 @@ impl Resource {
     pub fn weekly_fact(self) -> f64 {
         rulebook().fact_value(self.weekly_fact_id())
     }
+}
+
+/// The hours one row or object of a quota reading gives, before [`complete`] fills the missing one.
+struct Figures {
+    used: Option<f64>,
+    remaining: Option<f64>,
+    total: Option<f64>,
+    refresh: Option<DateTime<Utc>>,
+}
+
+/// Completes `figures` and stores them as `resource`'s quota; the error is [`complete`]'s, for the
+/// caller to place.
+fn put_figures(
+    reading: &mut QuotaReading,
+    resource: Resource,
+    figures: Figures,
+    place: &str,
+) -> Result<(), String> {
+    let Figures {
+        used,
+        remaining,
+        total,
+        refresh,
+    } = figures;
+    let total_unknown = total_from_the_facts(used, total);
+    let (used, remaining, total) =
+        complete(resource, used, remaining, total, &mut reading.notes, place)?;
+    let quota = AcceleratorQuota {
+        used,
+        remaining,
+        total,
+        reserved: None,
+        refresh_at: refresh,
+        total_unknown,
+    };
+    put(reading, resource, quota, place);
+    Ok(())
 }
 
 fn put(reading: &mut QuotaReading, resource: Resource, q: AcceleratorQuota, place: &str) {
@@ -485,25 +522,14 @@ fn read_row(
             parse_refresh(s).map_err(|e| err(Some(n), format!("column `refreshAt`: {e}")))?
         }
     };
-    let place = format!("line {n}");
-    let total_unknown = total_from_the_facts(used, total);
-    let (used, remaining, total) =
-        complete(resource, used, remaining, total, &mut reading.notes, &place)
-            .map_err(|e| err(Some(n), format!("{} row: {e}", resource.name())))?;
-    put(
-        reading,
-        resource,
-        AcceleratorQuota {
-            used,
-            remaining,
-            total,
-            reserved: None,
-            refresh_at: refresh,
-            total_unknown,
-        },
-        &place,
-    );
-    Ok(())
+    let figures = Figures {
+        used,
+        remaining,
+        total,
+        refresh,
+    };
+    put_figures(reading, resource, figures, &format!("line {n}"))
+        .map_err(|e| err(Some(n), format!("{} row: {e}", resource.name())))
 }
 
 // ------------------------------------------------------------------ JSON forms
@@ -625,24 +651,14 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
         }
     };
     reading.form = QuotaForm::CliJson;
-    let total_unknown = total_from_the_facts(used, total);
-    let (used, remaining, total) =
-        complete(resource, used, remaining, total, &mut reading.notes, &place)
-            .map_err(|e| err(None, format!("{place} ({}): {e}", resource.name())))?;
-    put(
-        reading,
-        resource,
-        AcceleratorQuota {
-            used,
-            remaining,
-            total,
-            reserved: None,
-            refresh_at: refresh,
-            total_unknown,
-        },
-        &place,
-    );
-    Ok(())
+    let figures = Figures {
+        used,
+        remaining,
+        total,
+        refresh,
+    };
+    put_figures(reading, resource, figures, &place)
+        .map_err(|e| err(None, format!("{place} ({}): {e}", resource.name())))
 }
 
 fn read_api(
