@@ -38,7 +38,11 @@ pub struct CodeAnalysis {
 /// Analyses a code file. `long_line` is the length from which a script line counts as a big part.
 pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
     let total = bytes.len() as u64;
-    if let Ok(Value::Object(nb)) = serde_json::from_slice::<Value>(bytes)
+    // `from_str` after a UTF-8 check accepts exactly what `from_slice` does (JSON outside strings is
+    // ASCII; inside, `from_slice` refuses invalid UTF-8 too), and the wasm links one JSON parser, not two.
+    if let Some(Value::Object(nb)) = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
         && let Some(Value::Array(cells)) = nb.get("cells")
     {
         return analyse_notebook(total, cells);
