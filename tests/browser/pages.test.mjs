@@ -83,7 +83,7 @@ async function summaryValue(page, table, head) {
 }
 
 test('Try an example: every page fills its form from the site\'s own example files and answers', async () => {
-  const pages = ['matrix', 'defaults', 'worth-gpu', 'diagnose', 'plan', 'quota', 'tpu', 'cap', 'kernel', 'collect',
+  const pages = ['matrix', 'defaults', 'worth-gpu', 'inference', 'diagnose', 'plan', 'quota', 'tpu', 'cap', 'kernel', 'collect',
     'compare', 'prune', 'fidelity', 'bench', 'rules'];
   // every page of the navigation has one
   const { page: home, check: homeCheck } = await openPage(browser, '');
@@ -184,6 +184,31 @@ test('cap: the example and typed values give the CLI\'s -t', async () => {
   assert.deepEqual(await pageRules(page), ruleSet(json));
   await page.waitForFunction(t => document.querySelector('#answer .verdict-key')?.textContent.trim() === t,
     String(json.timeout_seconds));
+  check();
+  await page.close();
+});
+
+test('inference: the example and typed values give the CLI\'s budget', async () => {
+  const { page, check } = await openPage(browser, '?page=inference');
+  await tryExample(page);
+  const example = ['inference', '--item-seconds', '0.9', '--test-items', '40000', '--timed-items', '40000',
+    '--limit-hours', '9', '--platform', 't4x2'];
+  let json = cli(example);
+  assert.deepEqual(await pageRules(page), ruleSet(json));
+  assert.equal(await text(page, '#answer .verdict-key'), json.budget);
+  assert.equal(await summaryValue(page, 'inference', 'items in the budget'), String(json.items_in_budget));
+  assert.deepEqual(pageQuery(page), sharedQuery(example));
+
+  // typed with the keyboard: per batch, within the limit
+  await page.goto(new URL('?page=inference', page.url()).href);
+  await page.getByLabel('Seconds per batch', { exact: true }).fill('2');
+  await page.getByLabel('Items per batch', { exact: true }).fill('32');
+  await page.getByLabel('Hidden test items', { exact: true }).fill('10000');
+  await page.getByLabel('Run-time limit (h)', { exact: true }).fill('9');
+  await page.waitForFunction(() => /limitHours=9/.test(location.search));
+  json = cli(['inference', '--batch-seconds', '2', '--batch-size', '32', '--test-items', '10000', '--limit-hours', '9']);
+  await page.waitForFunction(t => document.querySelector('#answer .verdict-key')?.textContent.trim() === t, json.budget);
+  assert.deepEqual(await pageRules(page), ruleSet(json));
   check();
   await page.close();
 });

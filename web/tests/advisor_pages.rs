@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use kgadvise_core::hardware::inference::{self, Budget, InferenceRequest};
 use kgadvise_core::kernel::run_report::{self, CollectRequest};
 use kgadvise_core::quota::cap::{self, CapRequest};
 use kgadvise_core::quota::tpu::TpuRequest;
@@ -17,8 +18,8 @@ use kgadvise_web::browser::HOST_NOW;
 use kgadvise_web::components::advisor::{AdvisorSpec, Inputs, Shown};
 use kgadvise_web::components::example::Example;
 use kgadvise_web::pages::{
-    EXAMPLES, cap as cap_page, collect, fidelity as fidelity_page, prune as prune_page,
-    quota as quota_page, tpu as tpu_page,
+    EXAMPLES, cap as cap_page, collect, fidelity as fidelity_page, inference as inference_page,
+    prune as prune_page, quota as quota_page, tpu as tpu_page,
 };
 use kgadvise_web::query::Query;
 use kgadvise_web::{AppWith, PAGES};
@@ -223,6 +224,51 @@ fn cap_page_shows_the_timeout_and_the_sessions() {
     );
     let html = render("?page=cap&measured=3.5");
     assert!(html.contains(">17640<"), "{html}");
+}
+
+// ---------- inference ----------
+
+#[test]
+fn inference_builds_the_cli_request_and_its_example_runs_past_the_limit() {
+    let r = inference_page::inference_request(&example_inputs(&inference_page::SPEC)).unwrap();
+    assert_eq!(
+        r,
+        InferenceRequest {
+            item_seconds: Some(0.9),
+            test_items: Some(40000),
+            timed_items: Some(40000),
+            limit_hours: Some(9.0),
+            platform: Some("t4x2".into()),
+            ..InferenceRequest::default()
+        },
+        "the request of `kgadvise inference --item-seconds 0.9 --test-items 40000 --timed-items 40000 \
+         --limit-hours 9 --platform t4x2`"
+    );
+    let report = inference::inference(&r, HOST_NOW).unwrap();
+    assert_eq!(report.budget, Budget::OverLimit);
+    assert!(rules_of(&report.findings).contains("KH020"));
+    assert!(!report.fixes.is_empty(), "the defaults to apply are shown");
+}
+
+#[test]
+fn inference_page_shows_the_budget_and_names_the_control_at_fault() {
+    let html = render(
+        "?page=inference&itemSeconds=0.9&testItems=40000&timedItems=40000&limitHours=9&platform=t4x2",
+    );
+    assert!(html.contains(">over-limit<"), "{html}");
+    assert!(html.contains("?page=rules&amp;id=KH020"), "{html}");
+    assert!(
+        html.contains("<label for=\"item-seconds\">Seconds per item</label>"),
+        "{html}"
+    );
+    let html = render("?page=inference&itemSeconds=0.5&testItems=1000&limitHours=-1");
+    assert!(
+        html.contains("Run-time limit (h) -1: expected a positive number of hours"),
+        "{html}"
+    );
+    assert!(!html.contains("verdict-key"), "{html}");
+    let html = render("?page=inference");
+    assert!(html.contains("Enter the seconds per item"), "{html}");
 }
 
 // ---------- collect ----------

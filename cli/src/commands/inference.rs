@@ -59,12 +59,27 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         limit_hours: Some(args.limit_hours),
         setup_seconds: args.setup_seconds,
         timed_items: args.timed_items,
-        platform: args.platform,
+        platform: args.platform.clone(),
         now: global.now.clone(),
         set: global.overrides(),
     };
     let report = inference::inference(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    emit(&report, global, human)
+    let code = emit(&report, global, human)?;
+    crate::output::share(
+        global,
+        "inference",
+        &[
+            ("itemSeconds", args.item_seconds.map(shortest)),
+            ("batchSeconds", args.batch_seconds.map(shortest)),
+            ("batchSize", args.batch_size.map(|v| v.to_string())),
+            ("testItems", Some(args.test_items.to_string())),
+            ("limitHours", Some(shortest(args.limit_hours))),
+            ("setupSeconds", args.setup_seconds.map(shortest)),
+            ("timedItems", args.timed_items.map(|v| v.to_string())),
+            ("platform", args.platform),
+        ],
+    );
+    Ok(code)
 }
 
 fn verdict(r: &InferenceReport) -> &'static str {

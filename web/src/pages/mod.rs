@@ -8,6 +8,7 @@ pub mod compare;
 pub mod defaults;
 pub mod diagnose;
 pub mod fidelity;
+pub mod inference;
 pub mod kernel;
 pub mod matrix;
 pub mod plan;
@@ -29,6 +30,7 @@ pub const EXAMPLES: &[(&str, &Example)] = &[
     ("matrix", &matrix::EXAMPLE),
     ("defaults", &defaults::EXAMPLE),
     ("worth-gpu", &worth_gpu::EXAMPLE),
+    ("inference", &inference::EXAMPLE),
     ("diagnose", &diagnose::EXAMPLE),
     ("plan", &plan::EXAMPLE),
     ("quota", &quota::EXAMPLE),
