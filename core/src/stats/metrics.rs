@@ -146,7 +146,11 @@ impl Prepared {
                     .zip(y_pred)
                     .map(|(t, y)| {
                         let q = y.clamp(LOGLOSS_EPS, 1.0 - LOGLOSS_EPS);
-                        if *t == 1.0 { -q.ln() } else { -(1.0 - q).ln() }
+                        if *t == 1.0 {
+                            -libm::log(q)
+                        } else {
+                            -libm::log(1.0 - q)
+                        }
                     })
                     .collect()
             }
