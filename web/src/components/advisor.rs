@@ -43,6 +43,17 @@ pub enum Control {
     },
 }
 
+impl Control {
+    /// A numeric text input (the pages of typed figures: hours, counts, seconds).
+    pub const fn number(placeholder: &'static str, hint: &'static str) -> Control {
+        Control::Text {
+            numeric: true,
+            placeholder,
+            hint,
+        }
+    }
+}
+
 /// A typed value of the request: its URL key is the request field (`foldHours`).
 #[derive(Debug)]
 pub struct Typed {

@@ -18,14 +18,6 @@ pub const EXAMPLE: Example = Example {
     files: &[],
 };
 
-const fn number(placeholder: &'static str, hint: &'static str) -> Control {
-    Control::Text {
-        numeric: true,
-        placeholder,
-        hint,
-    }
-}
-
 pub static SPEC: AdvisorSpec = AdvisorSpec {
     command: "cap",
     title: "Session cap",
@@ -37,25 +29,25 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "measured",
             id: "measured",
             label: "Measured runtime (h)",
-            control: number("e.g. 3.5", "A kernel of your own, as it ran."),
+            control: Control::number("e.g. 3.5", "A kernel of your own, as it ran."),
         },
         Typed {
             field: "foldHours",
             id: "fold-hours",
             label: "Hours per fold",
-            control: number("e.g. 1.5", "A full CV: one fold on one GPU."),
+            control: Control::number("e.g. 1.5", "A full CV: one fold on one GPU."),
         },
         Typed {
             field: "folds",
             id: "folds",
             label: "Folds",
-            control: number("e.g. 5", ""),
+            control: Control::number("e.g. 5", ""),
         },
         Typed {
             field: "gpus",
             id: "gpus",
             label: "GPUs running folds",
-            control: number("those of a T4 x2", ""),
+            control: Control::number("those of a T4 x2", ""),
         },
         Typed {
             field: "tpu",
@@ -70,7 +62,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "factor",
             id: "factor",
             label: "Cap factor",
-            control: number(
+            control: Control::number(
                 "the rules' factor",
                 "The cap as a multiple of the estimate.",
             ),

@@ -27,14 +27,6 @@ pub const EXAMPLE: Example = Example {
     files: &[],
 };
 
-const fn number(placeholder: &'static str, hint: &'static str) -> Control {
-    Control::Text {
-        numeric: true,
-        placeholder,
-        hint,
-    }
-}
-
 pub static SPEC: AdvisorSpec = AdvisorSpec {
     command: "inference",
     title: "Inference time budget",
@@ -47,7 +39,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "itemSeconds",
             id: "item-seconds",
             label: "Seconds per item",
-            control: number(
+            control: Control::number(
                 "e.g. 0.9",
                 "The whole pipeline, every ensemble member included.",
             ),
@@ -56,31 +48,31 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "batchSeconds",
             id: "batch-seconds",
             label: "Seconds per batch",
-            control: number("instead of per item", ""),
+            control: Control::number("instead of per item", ""),
         },
         Typed {
             field: "batchSize",
             id: "batch-size",
             label: "Items per batch",
-            control: number("e.g. 32", ""),
+            control: Control::number("e.g. 32", ""),
         },
         Typed {
             field: "testItems",
             id: "test-items",
             label: "Hidden test items",
-            control: number("e.g. 40000", ""),
+            control: Control::number("e.g. 40000", ""),
         },
         Typed {
             field: "limitHours",
             id: "limit-hours",
             label: "Run-time limit (h)",
-            control: number("e.g. 9", "The competition's code requirements state it."),
+            control: Control::number("e.g. 9", "The competition's code requirements state it."),
         },
         Typed {
             field: "setupSeconds",
             id: "setup-seconds",
             label: "Set-up seconds",
-            control: number(
+            control: Control::number(
                 "none",
                 "Installing wheels, loading models, reading the test.",
             ),
@@ -89,7 +81,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "timedItems",
             id: "timed-items",
             label: "Items timed",
-            control: number(
+            control: Control::number(
                 "e.g. 2000",
                 "Fewer than the hidden test: the estimate extrapolates.",
             ),
