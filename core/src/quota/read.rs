@@ -635,21 +635,10 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
             .map_err(|e| err(None, format!("{place} `{k}`: {e}")))
     };
     let (used, remaining, total) = (hours("used")?, hours("remaining")?, hours("total")?);
-    let refresh = match get(obj, &["refreshAt", "refresh_at"]) {
-        None => None,
-        Some(Value::String(s)) => {
-            parse_refresh(s).map_err(|e| err(None, format!("{place} `refreshAt`: {e}")))?
-        }
-        Some(v) => {
-            return Err(err(
-                None,
-                format!(
-                    "{place} `refreshAt`: {} is not a time: expected an ISO 8601 string",
-                    json::text(v)
-                ),
-            ));
-        }
-    };
+    let refresh = json_refresh(
+        get(obj, &["refreshAt", "refresh_at"]),
+        &format!("{place} `refreshAt`"),
+    )?;
     reading.form = QuotaForm::CliJson;
     let figures = Figures {
         used,
@@ -661,26 +650,30 @@ fn read_cli_item(item: &Value, i: usize, reading: &mut QuotaReading) -> Result<(
         .map_err(|e| err(None, format!("{place} ({}): {e}", resource.name())))
 }
 
+/// A JSON reset time (`what` names it in errors): absent, or a string [`parse_refresh`] reads.
+fn json_refresh(value: Option<&Value>, what: &str) -> Result<Option<DateTime<Utc>>, QuotaError> {
+    match value {
+        None => Ok(None),
+        Some(Value::String(s)) => parse_refresh(s).map_err(|e| err(None, format!("{what}: {e}"))),
+        Some(v) => Err(err(
+            None,
+            format!(
+                "{what}: {} is not a time: expected an ISO 8601 string",
+                json::text(v)
+            ),
+        )),
+    }
+}
+
 fn read_api(
     obj: &serde_json::Map<String, Value>,
     reading: &mut QuotaReading,
 ) -> Result<(), QuotaError> {
     reading.form = QuotaForm::ApiPayload;
-    let refresh = match get(obj, &["quotaRefreshTime", "quota_refresh_time"]) {
-        None => None,
-        Some(Value::String(s)) => {
-            parse_refresh(s).map_err(|e| err(None, format!("`quotaRefreshTime`: {e}")))?
-        }
-        Some(v) => {
-            return Err(err(
-                None,
-                format!(
-                    "`quotaRefreshTime`: {} is not a time: expected an ISO 8601 string",
-                    json::text(v)
-                ),
-            ));
-        }
-    };
+    let refresh = json_refresh(
+        get(obj, &["quotaRefreshTime", "quota_refresh_time"]),
+        "`quotaRefreshTime`",
+    )?;
     for (resource, keys) in [
         (Resource::Gpu, ["gpuQuota", "gpu_quota"]),
         (Resource::Tpu, ["tpuQuota", "tpu_quota"]),
