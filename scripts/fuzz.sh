@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one cargo-fuzz target (nightly) with its corpus seeded from tests/fixtures/realdata, tests/malformed
 # and tests/fixtures. Usage: scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# Targets: bench_history kernel_metadata run_report quota (nvsmi, stats once merged). See FUZZING.md.
+# Targets: bench_history kernel_metadata run_report quota nvsmi stats. See FUZZING.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="$1"; SECS="${2:-600}"; shift $(( $# < 2 ? $# : 2 ))
@@ -15,7 +15,7 @@ case "$TARGET" in
   quota)           seed "$REAL/kaggle-quota" "$ROOT/tests/malformed/quota" "$ROOT/tests/fixtures/quota" ;;
   bench_history)   seed "$ROOT/tests/malformed/bench-history" ;;
   nvsmi)           seed "$REAL"/nvidia-smi-* "$ROOT/tests/malformed/nvsmi" ;;
-  stats)           seed "$ROOT/tests/malformed/compare" "$ROOT/tests/malformed/fidelity" "$ROOT/tests/malformed/prune" ;;
+  stats)           seed "$ROOT/tests/malformed/compare" "$ROOT/tests/malformed/fidelity" "$ROOT/tests/malformed/prune" "$ROOT/tests/fixtures/stats/artifacts" ;;
   *) echo "unknown target $TARGET" >&2; exit 2 ;;
 esac
 cd "$ROOT/fuzz"
