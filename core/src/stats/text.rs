@@ -4,7 +4,7 @@
 use crate::rulebook::finding::render_text;
 use crate::stats::compare::CompareReport;
 use crate::stats::fidelity::FidelityReport;
-use crate::stats::prune::PruneReport;
+use crate::stats::prune::{PruneDecision, PruneReport};
 use crate::text::number::{fixed, shortest};
 use crate::text::table::table;
 
@@ -44,6 +44,18 @@ pub(crate) fn fidelity(r: &FidelityReport) -> String {
 
 fn yes_no(b: bool) -> String {
     if b { "yes" } else { "no" }.into()
+}
+
+impl PruneDecision {
+    /// The decision's key, as the JSON spells it and the page shows it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PruneDecision::Prune => "prune",
+            PruneDecision::Continue => "continue",
+            PruneDecision::TooEarly => "too-early",
+            PruneDecision::NoMargin => "no-margin",
+        }
+    }
 }
 
 pub(crate) fn prune(r: &PruneReport) -> String {
