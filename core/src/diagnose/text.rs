@@ -170,6 +170,41 @@ pub fn sparkline(points: &[f64], width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnose::{DiagnoseRequest, diagnose};
+    use crate::rulebook::report::Report;
+
+    fn report_of(log: &str) -> DiagnoseReport {
+        let request = DiagnoseRequest {
+            log: Some(log.to_string()),
+            ..DiagnoseRequest::default()
+        };
+        diagnose(&request, chrono::DateTime::UNIX_EPOCH).unwrap()
+    }
+
+    #[test]
+    fn a_log_without_timestamps_names_the_interval_input_as_the_surface_does() {
+        let r = report_of(
+            "index, utilization.gpu [%], memory.used [MiB]\n0, 95 %, 1000 MiB\n0, 96 %, 1000 MiB\n",
+        );
+        assert!(r.span_s.is_none());
+        let cli = r.text_naming("--interval-s");
+        assert!(
+            cli.contains("Span: unknown (no timestamps: pass --interval-s)"),
+            "{cli}"
+        );
+        assert!(r.text().contains("pass intervalS"));
+    }
+
+    #[test]
+    fn the_words_are_the_parts_of_the_text() {
+        let r = report_of("0, 95, 1000\n0, 96, 1000\n");
+        let w = r.words("x");
+        assert_eq!(w.text.lines().next(), Some(w.verdict.as_str()));
+        assert!(w.text.contains(&w.facts.join("; ")));
+        assert!(w.text.contains(&w.gpu_table.text()));
+        assert_eq!(w.gpu_table.rows.len(), 1);
+        assert_eq!(w.gpu_table.header.len(), w.gpu_table.rows[0].len());
+    }
 
     #[test]
     fn sparkline_levels() {
