@@ -5,7 +5,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::Finding;
 use kgadvise_core::request::{Overrides, RequestError};
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::rulebook::finding::has_errors;
@@ -179,18 +178,24 @@ pub fn file_text(command: &str, field: &str, name: &str, bytes: &[u8]) -> Result
         .map_err(|e| CliError::request(e, &[(field, name)]))
 }
 
-/// Prints a report and returns the exit code its findings call for.
-pub fn emit<R: Report>(
+/// Prints a report (core's text, or its JSON with `--json`) and returns the exit code its findings
+/// call for.
+pub fn emit<R: Report>(report: &R, global: &Global) -> Result<ExitCode, CliError> {
+    emit_text(report, global, || report.text())
+}
+
+/// [`emit`] with the text given: for an answer whose text names a flag (diagnose's interval).
+pub fn emit_text<R: Report>(
     report: &R,
     global: &Global,
-    human: impl FnOnce(&R) -> String,
+    text: impl FnOnce() -> String,
 ) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let text = if global.json {
         serde_json::to_string_pretty(report)
             .map_err(|e| CliError::usage(format!("cannot encode JSON: {e}")))?
     } else {
-        human(report)
+        text()
     };
     // A closed pipe (`kgadvise ... | head`) is not an error worth a panic.
     let _ = writeln!(out, "{}", text.trim_end());
@@ -199,44 +204,6 @@ pub fn emit<R: Report>(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Findings as text (core's one rendering, which the rule snapshots show too).
-pub fn render_findings(findings: &[Finding]) -> String {
-    kgadvise_core::rulebook::finding::render_text(findings)
-}
-
-/// A plain text table with columns padded to their widest cell.
-pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            if i < widths.len() {
-                widths[i] = widths[i].max(cell.chars().count());
-            }
-        }
-    }
-    let line = |cells: Vec<String>| -> String {
-        let mut l = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            let pad = widths
-                .get(i)
-                .copied()
-                .unwrap_or(0)
-                .saturating_sub(c.chars().count());
-            l.push_str(c);
-            if i + 1 < cells.len() {
-                l.push_str(&" ".repeat(pad + 2));
-            }
-        }
-        l.trim_end().to_string() + "\n"
-    };
-    let mut s = line(header.iter().map(|h| h.to_string()).collect());
-    s.push_str(&line(widths.iter().map(|w| "-".repeat(*w)).collect()));
-    for row in rows {
-        s.push_str(&line(row.clone()));
-    }
-    s
 }
 
 /// The web advisor's link for a page and its inputs (the same query keys the page reads), printed after the

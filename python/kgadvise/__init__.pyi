@@ -31,10 +31,16 @@ class InputError(ValueError):
     message: str
 
 class DiagnoseReport(Dict[str, Any]):
-    """The diagnose report (a dict equal to ``kgadvise diagnose --json``), shown as HTML in Jupyter."""
+    """The diagnose report (a dict equal to ``kgadvise diagnose --json``), shown as HTML in Jupyter.
+    ``words``: the core's text of it in parts (``verdict_label``, ``verdict``, ``facts``, ``gpu_table``
+    with ``header`` and ``rows``, and ``text``, what ``kgadvise diagnose`` prints)."""
 
+    words: Dict[str, Any]
+    def __init__(self, report: Dict[str, Any], words: Optional[Dict[str, Any]] = None) -> None: ...
     @property
     def verdicts(self) -> List[str]: ...
+    @property
+    def text(self) -> str: ...
     def _repr_html_(self) -> str: ...
 
 #: Every advisor function by name.

@@ -105,10 +105,10 @@ def advise(command: str, **kwargs: Any) -> Dict[str, Any]:
     """The report of any advisor by its CLI command name (``worth-gpu``), as a dict equal to
     ``kgadvise <command> --json``. The functions below are this with the name filled in."""
     request, names = _request(command, kwargs)
-    report = json.loads(_native.advise(command, request, names))
     if command == "diagnose":
-        return DiagnoseReport(report)
-    return report
+        report, words = _native.diagnose(request, names)
+        return DiagnoseReport(json.loads(report), json.loads(words))
+    return json.loads(_native.advise(command, request, names))
 
 
 def _command(function: str) -> str:

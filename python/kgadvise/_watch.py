@@ -11,11 +11,11 @@ import os
 import sys
 import time
 from types import TracebackType
-from typing import Optional, Type, Union
+from typing import Optional, Type, Union, cast
 
 from . import _native
 from ._advisors import _input_error, advise
-from ._report import DiagnoseReport, summary, to_html
+from ._report import DiagnoseReport, to_html
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -23,7 +23,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 def _diagnose(raw: bytes) -> DiagnoseReport:
     """The diagnose report of nvidia-smi's output: the ``diagnose`` advisor's, with the output as its
     ``log`` (what ``kgadvise sample`` answers)."""
-    return DiagnoseReport(advise("diagnose", log=raw))
+    return cast(DiagnoseReport, advise("diagnose", log=raw))
 
 
 class Watch:
@@ -79,7 +79,7 @@ class Watch:
             except OSError as e:
                 self._say(f"kgadvise.watch: cannot save the nvidia-smi output to {os.fspath(self.save)}: {e}")
         self.report = _diagnose(self.raw)
-        self._say(f"kgadvise.watch: {self.seconds:.1f} s of nvidia-smi\n{summary(self.report)}")
+        self._say(f"kgadvise.watch: {self.seconds:.1f} s of nvidia-smi\n{self.report.text}")
         return self.report
 
     @property

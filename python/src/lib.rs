@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
-use kgadvise_core::request::{ADVISORS, RequestError, advise_json, text_of};
+use kgadvise_core::request::{ADVISORS, RequestError, advise_json, from_json, text_of};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -100,6 +100,33 @@ fn advise(
 ) -> PyResult<String> {
     let clock = chrono::Utc::now();
     let answer = py.detach(|| advise_json(command, request, clock));
+    answer.map_err(|e| input_error(py, e, &names.unwrap_or_default()))
+}
+
+/// How the wheel names the sampling-interval input in a diagnose answer's text: `diagnose`'s keyword.
+const INTERVAL_KEYWORD: &str = "interval_s";
+
+/// The diagnose report for a JSON request, as JSON (what `advise("diagnose", ...)` gives), and the
+/// parts of its text as JSON (core's `DiagnoseWords`: the verdict line, the span and wasted quota, the
+/// per-GPU table as header and rows, the whole text), so the package shows the core's words.
+#[pyfunction]
+#[pyo3(signature = (request, names = None))]
+fn diagnose(
+    py: Python<'_>,
+    request: &str,
+    names: Option<HashMap<String, String>>,
+) -> PyResult<(String, String)> {
+    let clock = chrono::Utc::now();
+    let answer = py.detach(|| -> Result<(String, String), RequestError> {
+        let report = kgadvise_core::diagnose::diagnose(&from_json(request)?, clock)?;
+        let words = report.words(INTERVAL_KEYWORD);
+        let encode =
+            |e: serde_json::Error| RequestError::new("", format!("cannot encode the report: {e}"));
+        Ok((
+            serde_json::to_string(&report).map_err(encode)?,
+            serde_json::to_string(&words).map_err(encode)?,
+        ))
+    });
     answer.map_err(|e| input_error(py, e, &names.unwrap_or_default()))
 }
 
@@ -231,6 +258,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(advise, m)?)?;
+    m.add_function(wrap_pyfunction!(diagnose, m)?)?;
     m.add_function(wrap_pyfunction!(advisors, m)?)?;
     m.add_function(wrap_pyfunction!(request_keys, m)?)?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;

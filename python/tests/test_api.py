@@ -490,3 +490,17 @@ def test_bytes_decode_as_the_cli_decodes_the_file(tmp_path: Path, cargo_cli: Pat
     _, _, stderr = cli_json(cargo_cli, ["fidelity", str(path), "--now", NOW])
     assert str(given_path.value) == cli_error(stderr)
     assert str(given_bytes.value) == cli_error(stderr).replace(str(path), "backlog", 1)
+
+
+@pytest.mark.parametrize("log", sorted((FIXTURES / "diagnose").glob("*.csv")), ids=lambda p: p.name)
+def test_the_diagnose_text_is_the_cli_text(log: Path, cargo_cli: Path) -> None:
+    """The report's text and its HTML's words are the core's: ``kgadvise diagnose`` prints the same text."""
+    report = kgadvise.diagnose(log=log, now=NOW)
+    out = subprocess.run(
+        [str(cargo_cli), "diagnose", str(log), "--now", NOW], capture_output=True, text=True, check=False
+    )
+    assert report.text.rstrip() == out.stdout.rstrip()
+    assert report.words["verdict"] == out.stdout.splitlines()[0]
+    html = report._repr_html_()
+    for header in report.words["gpu_table"]["header"]:
+        assert f"<th>{header}</th>" in html

@@ -43,6 +43,6 @@ def test_the_notebook_shows_the_html_report(monkeypatch: pytest.MonkeyPatch, tmp
     html = [o.data["text/html"] for o in report_cell.outputs if "text/html" in o.get("data", {})]
     assert html, report_cell.outputs
     assert 'class="kgadvise-diagnose"' in html[0] and "<table" in html[0] and "second-gpu-idle" in html[0]
-    assert "Wasted quota" in html[0]
+    assert "wasted quota" in html[0]
     assert (tmp_path / "gpu.csv").read_bytes(), "save= wrote nothing"
     assert cap_cell.outputs[0].data["text/plain"].isdigit()

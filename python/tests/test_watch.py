@@ -43,7 +43,7 @@ def test_watch_reports_the_verdicts(fake_gpus: Path, tmp_path: Path, cargo_cli: 
     assert "Verdicts (fix first): " in printed and "second-gpu-idle" in printed
     html = w._repr_html_()
     assert html == report._repr_html_()
-    assert "<table" in html and "second-gpu-idle" in html and "Wasted quota" in html and "Tesla T4" in html
+    assert "<table" in html and "second-gpu-idle" in html and "wasted quota" in html and "Tesla T4" in html
 
 
 def test_an_exception_in_the_block_stops_sampling_and_goes_on(fake_gpus: Path) -> None:

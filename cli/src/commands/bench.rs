@@ -5,9 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
-use kgadvise_core::bench::{
-    self, BenchHistoryRequest, BenchReport, BenchRequest, HistoryReport, MeasuredRun,
-};
+use kgadvise_core::bench::{self, BenchHistoryRequest, BenchRequest, MeasuredRun};
 use kgadvise_core::diagnose::nvsmi::decode;
 use kgadvise_core::text::number::fixed;
 use kgadvise_core::text::when::rfc3339;
@@ -15,7 +13,7 @@ use kgadvise_core::text::when::rfc3339;
 use crate::child::{interrupted, run_command};
 use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
-use crate::output::{CliError, Global, clock, emit, file_text, render_findings, table};
+use crate::output::{CliError, Global, clock, emit, file_text};
 
 const EXAMPLES: &str = "Examples:
   kgadvise bench --run \"python src/train_image.py --folds 0 --epochs 1\"
@@ -83,7 +81,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             set: global.overrides(),
         };
         let report = bench::history(&request, clock()).map_err(|e| CliError::request(e, &files))?;
-        return emit(&report, global, human_history);
+        return emit(&report, global);
     }
     let mut request = BenchRequest {
         run: args
@@ -113,7 +111,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             &bench::records_of(&report, &rfc3339(now)),
         )?;
     }
-    emit(&report, global, human)
+    emit(&report, global)
 }
 
 /// Runs each command in turn while nvidia-smi samples the GPUs; Ctrl-C stops the running one and the
@@ -178,123 +176,4 @@ fn append_history(path: &str, records: &[bench::BenchRecord]) -> Result<(), CliE
             .map_err(|e| CliError::usage(format!("{path}: cannot append: {e}")))?;
     }
     Ok(())
-}
-
-fn speed(s: Option<f64>) -> String {
-    s.map(|x| format!("{}x", fixed(x, 2)))
-        .unwrap_or_else(|| "-".into())
-}
-
-fn human(r: &BenchReport) -> String {
-    let mut s = format!("Bench {}\n\n", r.name);
-    let rows: Vec<Vec<String>> = r
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let util = run
-                .gpus
-                .iter()
-                .map(|g| {
-                    format!(
-                        "GPU{} {}% {}",
-                        g.index,
-                        g.util_mean
-                            .map(|u| fixed(u, 0))
-                            .unwrap_or_else(|| "-".into()),
-                        g.mem_peak_mib
-                            .map(|m| format!("{} MiB", fixed(m, 0)))
-                            .unwrap_or_default()
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            vec![
-                (i + 1).to_string(),
-                format!("{} s", fixed(run.wall_s, 1)),
-                run.exit_code
-                    .map(|c| c.to_string())
-                    .unwrap_or_else(|| "signal".into()),
-                speed(run.speedup),
-                if util.is_empty() { "-".into() } else { util },
-                if run.verdicts.is_empty() {
-                    "-".into()
-                } else {
-                    run.verdicts.join(", ")
-                },
-                run.command.clone(),
-            ]
-        })
-        .collect();
-    s.push_str(&table(
-        &[
-            "run",
-            "wall",
-            "exit",
-            "speed-up",
-            "GPU util / peak memory",
-            "verdicts",
-            "command",
-        ],
-        &rows,
-    ));
-    for (i, run) in r.runs.iter().enumerate().skip(1) {
-        if !run.changed.is_empty() {
-            let c: Vec<String> = run.changed.iter().map(|c| c.to_string()).collect();
-            s.push_str(&format!("run {} changed: {}\n", i + 1, c.join("; ")));
-        }
-    }
-    if let Some(p) = r.gpu_vs_cpu {
-        s.push_str(&format!(
-            "run {} with the GPU against run {} on the CPU: {}x\n",
-            p.gpu_run,
-            p.cpu_run,
-            fixed(p.speedup, 2)
-        ));
-    }
-    if let Some(x) = r.speedup_vs_previous {
-        s.push_str(&format!(
-            "\nAgainst the previous bench of {}: {}x",
-            r.name,
-            fixed(x, 2)
-        ));
-        if !r.changed_vs_previous.is_empty() {
-            let c: Vec<String> = r
-                .changed_vs_previous
-                .iter()
-                .map(|c| c.to_string())
-                .collect();
-            s.push_str(&format!(" ({})", c.join("; ")));
-        }
-        s.push('\n');
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
-}
-
-fn human_history(r: &HistoryReport) -> String {
-    let rows: Vec<Vec<String>> = r
-        .records
-        .iter()
-        .map(|e| {
-            vec![
-                e.time.clone(),
-                e.name.clone(),
-                format!("{} s", fixed(e.wall_s, 1)),
-                speed(e.speedup),
-                e.changed_text().unwrap_or_else(|| "-".into()),
-            ]
-        })
-        .collect();
-    let mut s = table(
-        &["time", "name", "wall", "vs previous", "what changed"],
-        &rows,
-    );
-    for p in &r.problems {
-        s.push_str(&format!("line {}: {}\n", p.line, p.message));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

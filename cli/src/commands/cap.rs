@@ -1,9 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::quota::cap::{self, CapReport, CapRequest};
+use kgadvise_core::quota::cap::{self, CapRequest};
 use kgadvise_core::text::number::shortest;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise cap --measured 3.5
@@ -53,7 +53,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     let report = cap::cap(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     crate::output::share(
         global,
         "cap",
@@ -67,26 +67,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn human(r: &CapReport) -> String {
-    let mut s = format!(
-        "Cap {} h ({} x {} h estimate): push with kaggle kernels push -t {}\n",
-        shortest(r.cap_hours),
-        shortest(r.factor),
-        shortest(r.estimate_hours),
-        r.timeout_seconds
-    );
-    if r.sessions > 1 {
-        s.push_str(&format!(
-            "That is more than one {} h {} session: plan {} sessions of -t {} each, resuming from the previous one.\n",
-            shortest(r.session_limit_hours),
-            r.accelerator,
-            r.sessions,
-            r.timeout_seconds
-        ));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

@@ -6,10 +6,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kgadvise_core::kernel::{self, CheckReport, CheckRequest};
+use kgadvise_core::kernel::{self, CheckRequest};
 use kgadvise_core::rulebook::Thresholds;
 
-use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text};
 
 const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train                       a kernel folder (reads kernel-metadata.json)
@@ -226,35 +226,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ("runs", runs_name.as_str()),
     ];
     let report = kernel::check(&request, clock()).map_err(|e| CliError::request(e, &files))?;
-    emit(&report, global, human)
-}
-
-fn human(r: &CheckReport) -> String {
-    let mut s = String::new();
-    let verdict = if r.ok {
-        if r.findings.is_empty() {
-            "ready to push"
-        } else {
-            "can be pushed, but read the warnings"
-        }
-    } else {
-        "would be refused, fail or start nothing: fix the errors first"
-    };
-    s.push_str(&format!("{}: {verdict}\n", r.input));
-    s.push_str(&format!(
-        "  kernel: {}  accelerator: {}  machine_shape stored: {}\n",
-        r.id.as_deref().unwrap_or("(no id)"),
-        r.accelerator.as_str(),
-        r.machine_shape.as_deref().unwrap_or("none")
-    ));
-    if let Some(cf) = &r.code_file {
-        let size = r
-            .code_file_bytes
-            .map(|b| format!("{b} bytes"))
-            .unwrap_or_else(|| "not read".into());
-        s.push_str(&format!("  code_file: {cf} ({size})\n"));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

@@ -4,12 +4,9 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use kgadvise_core::kernel::run_report::{
-    self, CollectReport, CollectRequest, FoldOutcome, SessionSummary,
-};
-use kgadvise_core::text::number::fixed;
+use kgadvise_core::kernel::run_report::{self, CollectRequest};
 
-use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text};
 
 const EXAMPLES: &str = "Examples:
   kgadvise collect runs/effb0-train/kg_run.json
@@ -143,131 +140,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     let report =
         run_report::collect(&request, clock()).map_err(|e| CliError::request(e, &files))?;
-    emit(&report, global, human)
-}
-
-fn hours(x: Option<f64>) -> String {
-    x.map(|h| format!("{} h", fixed(h, 2)))
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// The kernel's session, as its status and log tell it.
-fn session_lines(k: &SessionSummary) -> String {
-    let outcome = match (&k.status, k.outcome) {
-        (Some(status), Some(o)) => format!("{} ({status})", o.as_str()),
-        _ => "not given".to_string(),
-    };
-    let mut s = format!(
-        "  kernel {}  status {outcome}\n  session {}  cap {}\n",
-        k.kernel.as_deref().unwrap_or("?"),
-        k.hours
-            .map(|h| format!("{} h (from the log's times)", fixed(h, 2)))
-            .unwrap_or_else(|| "unknown".into()),
-        hours(k.cap_hours)
-    );
-    if let Some(m) = &k.failure_message {
-        s.push_str(&format!("  failure message: {m}\n"));
-    }
-    if !k.log_unreadable_lines.is_empty() {
-        s.push_str(&format!(
-            "  log lines not readable as records (kept as text): {}\n",
-            k.log_unreadable_lines
-                .iter()
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    s
-}
-
-fn human(r: &CollectReport) -> String {
-    if r.jobs.is_empty() && r.build_id.is_none() && r.session.is_some() {
-        let mut s = format!("{}: kernel without kg_run.json\n", r.input);
-        if let Some(k) = &r.session {
-            s.push_str(&session_lines(k));
-        }
-        s.push('\n');
-        if r.findings.is_empty() {
-            s.push_str("Nothing to fix.\n");
-        }
-        s.push_str(&render_findings(&r.findings));
-        return s;
-    }
-    let mut s = format!(
-        "{}: {}\n",
-        r.input,
-        r.build_id.as_deref().unwrap_or("kgkit run")
-    );
-    if let Some(k) = &r.session {
-        s.push_str(&session_lines(k));
-    }
-    s.push_str(&format!(
-        "  accelerator {}  GPUs {} ({} busy)  elapsed {}  cap {}\n",
-        r.accelerator.as_deref().unwrap_or("?"),
-        r.gpus,
-        r.busy_gpus,
-        hours(r.elapsed_s.map(|e| e / 3600.0)),
-        hours(r.budget_h)
-    ));
-    s.push_str(&format!(
-        "  folds done {}/{}  cost per fold {}  quota per fold {}\n",
-        r.folds_done,
-        r.folds_total,
-        hours(r.cost_per_fold_hours),
-        hours(r.quota_hours_per_fold)
-    ));
-    for j in &r.jobs {
-        let by = |o: FoldOutcome| {
-            j.folds
-                .iter()
-                .filter(|f| f.outcome == o)
-                .map(|f| f.fold.clone())
-                .collect::<Vec<_>>()
-        };
-        let mut parts = Vec::new();
-        for (label, o) in [
-            ("done", FoldOutcome::Done),
-            ("timed out", FoldOutcome::Timeout),
-            ("never started", FoldOutcome::NeverStarted),
-            ("pruned", FoldOutcome::Pruned),
-            ("failed", FoldOutcome::Failed),
-            ("other", FoldOutcome::Other),
-        ] {
-            let f = by(o);
-            if !f.is_empty() {
-                parts.push(format!("{label} {}", f.join(",")));
-            }
-        }
-        s.push_str(&format!(
-            "  job {}: {}\n",
-            j.name,
-            if parts.is_empty() {
-                "no folds".into()
-            } else {
-                parts.join("; ")
-            }
-        ));
-    }
-    for g in &r.gpu_util {
-        s.push_str(&format!(
-            "  GPU {}: mean {}  p10 {}  peak {} MB\n",
-            g.index,
-            g.util_mean
-                .map(|u| format!("{} %", fixed(u, 1)))
-                .unwrap_or_else(|| "n/a".into()),
-            g.util_p10
-                .map(|u| format!("{} %", fixed(u, 0)))
-                .unwrap_or_else(|| "n/a".into()),
-            g.mem_peak_mb
-                .map(|m| fixed(m, 0))
-                .unwrap_or_else(|| "n/a".into())
-        ));
-    }
-    s.push('\n');
-    if r.findings.is_empty() {
-        s.push_str("Nothing to fix: re-plan with the measured cost per fold (kgadvise plan --fold-hours).\n");
-    }
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

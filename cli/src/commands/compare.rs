@@ -2,15 +2,10 @@ use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-use kgadvise_core::stats::compare::{
-    self, Artifacts, CompareReport, CompareRequest, is_fold_array,
-};
+use kgadvise_core::stats::compare::{self, Artifacts, CompareRequest, is_fold_array};
 use kgadvise_core::stats::npy::FileBytes;
-use kgadvise_core::text::number::fixed;
 
-use crate::output::{
-    CliError, Global, clock, emit, file_text, render_findings, table as text_table,
-};
+use crate::output::{CliError, Global, clock, emit, file_text};
 
 const EXAMPLES: &str = "Examples:
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
@@ -261,97 +256,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         files.push(("folds", path));
     }
     let report = compare::compare(&request, clock()).map_err(|e| CliError::request(e, &files))?;
-    emit(&report, global, human)
-}
-
-fn num(v: f64) -> String {
-    fixed(v, 6)
-}
-
-fn opt(v: Option<f64>) -> String {
-    v.map(num).unwrap_or_else(|| "undefined".to_string())
-}
-
-fn human(r: &CompareReport) -> String {
-    let mut s = format!("{}: {}\n\n", r.decision.as_str().to_uppercase(), r.reason);
-    let direction = if r.greater_is_better {
-        "higher is better"
-    } else {
-        "lower is better"
-    };
-    s.push_str(&format!(
-        "  {} ({direction}): idea {} vs control {} on {} rows (paired by {}{})\n",
-        r.metric.as_str(),
-        num(r.idea_score),
-        num(r.control_score),
-        r.rows,
-        r.paired_by,
-        r.groups
-            .map(|g| format!(", {g} groups resampled whole"))
-            .unwrap_or_default()
-    ));
-    s.push_str(&format!(
-        "  gain {}  se {}  z {}\n",
-        num(r.gain),
-        opt(r.se),
-        opt(r.z)
-    ));
-    s.push_str(&format!(
-        "  P(better) {}  95% interval [{}]  ({} of {} resamples, seed {})\n",
-        opt(r.p_better),
-        r.ci95
-            .map(|[a, b]| format!("{}, {}", num(a), num(b)))
-            .unwrap_or_else(|| "undefined".into()),
-        r.resamples_used,
-        r.resamples,
-        r.seed
-    ));
-    if !r.folds.is_empty() {
-        s.push('\n');
-        let rows: Vec<Vec<String>> = r
-            .folds
-            .iter()
-            .map(|f| {
-                vec![
-                    f.fold.clone(),
-                    f.rows.to_string(),
-                    num(f.idea),
-                    num(f.control),
-                    num(f.gain),
-                    if f.improved { "yes" } else { "no" }.into(),
-                ]
-            })
-            .collect();
-        s.push_str(&text_table(
-            &["fold", "rows", "idea", "control", "gain", "improved"],
-            &rows,
-        ));
-        s.push_str(&format!(
-            "  {} of {} folds improved; mean fold gain {}; per-fold t {} (p {})\n",
-            r.folds_improved,
-            r.folds.len(),
-            opt(r.fold_gain),
-            r.fold_t_infinite
-                .map(str::to_string)
-                .unwrap_or_else(|| opt(r.fold_t)),
-            opt(r.fold_t_p)
-        ));
-    }
-    if let Some(std) = r.baseline_fold_std {
-        s.push_str(&format!(
-            "  baseline fold std {}{}\n",
-            num(std),
-            if r.leakage {
-                " (the gain is too large for it: audit for leakage)"
-            } else {
-                ""
-            }
-        ));
-    }
-    for c in &r.cautions {
-        s.push_str(&format!("  caution: {c}\n"));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

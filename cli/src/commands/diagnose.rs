@@ -2,10 +2,10 @@ use std::process::ExitCode;
 
 use kgadvise_core::diagnose::verdict::DiagnoseReport;
 use kgadvise_core::diagnose::{DiagnoseRequest, Diagnoser};
-use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::text::number::shortest;
 
 use crate::log_file;
-use crate::output::{CliError, Global, clock, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit_text};
 
 const EXAMPLES: &str = "Examples:
   nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit \\
@@ -105,7 +105,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         }
     }
     let report = d.finish();
-    let code = emit(&report, global, human)?;
+    let code = emit_report(&report, global)?;
     crate::output::share(
         global,
         "diagnose",
@@ -120,123 +120,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     Ok(code)
 }
 
-const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-
-/// A terminal sparkline of a utilisation timeline (0–100 %), at most `width` characters.
-pub fn sparkline(points: &[f64], width: usize) -> String {
-    if points.is_empty() || width == 0 {
-        return String::new();
-    }
-    let groups = points.len().div_ceil(width);
-    points
-        .chunks(groups)
-        .map(|c| {
-            let mean = c.iter().sum::<f64>() / c.len() as f64;
-            let i = ((mean.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize;
-            BARS[i.min(7)]
-        })
-        .collect()
-}
-
-fn num(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x.fract() == 0.0 => fixed(x, 0),
-        Some(x) => fixed(x, 1),
-        None => "-".into(),
-    }
-}
-
-fn span_text(s: f64) -> String {
-    if s < 120.0 {
-        format!("{} s", fixed(s, 0))
-    } else if s < 7200.0 {
-        format!("{} min", fixed(s / 60.0, 1))
-    } else {
-        format!("{} h", fixed(s / 3600.0, 2))
-    }
-}
-
-pub fn human(r: &DiagnoseReport) -> String {
-    let mut s = String::new();
-    if r.verdicts.is_empty() {
-        s.push_str("Verdict: nothing to fix from these numbers (busy, not input- or compute-limited by the thresholds).\n");
-    } else {
-        s.push_str(&format!(
-            "Verdicts (fix first): {}\n",
-            r.verdicts.join(", ")
-        ));
-    }
-    let span = match (r.span_s, r.span_source) {
-        (Some(_), "snapshot") => "a snapshot (one sample per GPU)".to_string(),
-        (Some(x), src) => format!("{} ({src})", span_text(x)),
-        (None, _) => "unknown (no timestamps: pass --interval-s)".to_string(),
-    };
-    if !r.gpus.is_empty() {
-        s.push_str(&format!("Span: {span}"));
-        if let Some(w) = r.wasted_quota_hours {
-            s.push_str(&format!("; wasted quota: {} h", fixed(w, 2)));
-        }
-        if !r.formats.is_empty() {
-            s.push_str(&format!("; read as {}", r.formats.join(" + ")));
-        }
-        s.push('\n');
-    }
-    if !r.gpus.is_empty() {
-        s.push('\n');
-        let rows: Vec<Vec<String>> = r
-            .gpus
-            .iter()
-            .map(|g| {
-                vec![
-                    g.index.to_string(),
-                    g.name.clone().unwrap_or_else(|| "-".into()),
-                    g.samples.to_string(),
-                    num(g.util_mean),
-                    num(g.util_p10),
-                    num(g.util_p90),
-                    match (g.mem_peak_mib, g.mem_total_mib) {
-                        (Some(p), Some(t)) => format!("{} / {} MiB", fixed(p, 0), fixed(t, 0)),
-                        (Some(p), None) => format!("{} MiB", fixed(p, 0)),
-                        (None, Some(t)) => format!("- / {} MiB", fixed(t, 0)),
-                        (None, None) => "-".into(),
-                    },
-                    match (g.power_mean_w, g.power_limit_w) {
-                        (Some(p), Some(l)) => format!("{} / {} W", fixed(p, 0), fixed(l, 0)),
-                        (Some(p), None) => format!("{} W", fixed(p, 0)),
-                        _ => "-".into(),
-                    },
-                    sparkline(&g.timeline, 40),
-                ]
-            })
-            .collect();
-        s.push_str(&table(
-            &[
-                "GPU",
-                "name",
-                "samples",
-                "util %",
-                "p10",
-                "p90",
-                "memory peak / total",
-                "power mean / limit",
-                "utilisation over time",
-            ],
-            &rows,
-        ));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sparkline_levels() {
-        assert_eq!(sparkline(&[0.0, 50.0, 100.0], 10), "▁▅█");
-        assert_eq!(sparkline(&[0.0; 100], 10).chars().count(), 10);
-        assert_eq!(sparkline(&[], 10), "");
-    }
+/// The report, its text naming the flag a log without timestamps needs.
+pub fn emit_report(report: &DiagnoseReport, global: &Global) -> Result<ExitCode, CliError> {
+    emit_text(report, global, || report.text_naming("--interval-s"))
 }

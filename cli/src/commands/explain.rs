@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest, Explanation, IdList};
+use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest};
 
 use crate::output::{CliError, Global, clock, emit};
 
@@ -52,25 +52,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             let _ = write!(std::io::stdout().lock(), "{}", m.markdown);
             Ok(ExitCode::SUCCESS)
         }
-        ExplainReport::List(list) => emit(list, global, human_list),
+        ExplainReport::List(list) => emit(list, global),
         ExplainReport::Entry(e) => {
-            let code = emit(e, global, human)?;
+            let code = emit(e, global)?;
             crate::output::share(global, "rules", &[("id", Some(e.rule.clone()))]);
             Ok(code)
         }
     }
-}
-
-fn human_list(list: &IdList) -> String {
-    list.rules
-        .iter()
-        .map(|r| format!("{:<40} {}\n", r.rule, r.kind))
-        .collect()
-}
-
-fn human(e: &Explanation) -> String {
-    format!(
-        "{} — {}\n({}, source: {}, as of {})\n\n{}",
-        e.rule, e.title, e.kind, e.source, e.as_of, e.doc
-    )
 }

@@ -1,10 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::stats::fidelity::{self, FidelityReport, FidelityRequest};
-use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::stats::fidelity::{self, FidelityRequest};
 
 use super::compare::read_text;
-use crate::output::{CliError, Global, clock, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise fidelity backlog.csv
@@ -29,39 +28,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     let report = fidelity::fidelity(&request, clock())
         .map_err(|e| CliError::request(e, &[("backlog", args.file.as_str())]))?;
-    emit(&report, global, human)
-}
-
-fn human(r: &FidelityReport) -> String {
-    let opt = |v: Option<f64>| v.map(|x| fixed(x, 3)).unwrap_or_else(|| "n/a".to_string());
-    let mut s = format!(
-        "{} ideas: sign agreement {}, Spearman {}\n\n",
-        r.ideas,
-        opt(r.sign_agreement),
-        opt(r.spearman)
-    );
-    let rows: Vec<Vec<String>> = r
-        .rows
-        .iter()
-        .map(|o| {
-            vec![
-                o.idea.clone(),
-                shortest(o.screen_gain),
-                shortest(o.full_gain),
-                if o.same_sign { "yes" } else { "no" }.into(),
-            ]
-        })
-        .collect();
-    if !rows.is_empty() {
-        s.push_str(&table(
-            &["idea", "screen_gain", "full_gain", "same sign"],
-            &rows,
-        ));
-        s.push('\n');
-    }
-    for k in &r.skipped {
-        s.push_str(&format!("  skipped: {k}\n"));
-    }
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

@@ -1,9 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::hardware::inference::{self, InferenceReport, InferenceRequest};
-use kgadvise_core::text::number::{fixed, shortest};
+use kgadvise_core::hardware::inference::{self, InferenceRequest};
+use kgadvise_core::text::number::shortest;
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise inference --item-seconds 0.9 --test-items 40000 --limit-hours 9
@@ -64,7 +64,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     let report = inference::inference(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     crate::output::share(
         global,
         "inference",
@@ -80,58 +80,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn verdict(r: &InferenceReport) -> &'static str {
-    match r.budget {
-        inference::Budget::KeepsMargin => "keeps the margin",
-        inference::Budget::ThinMargin => "within the limit, but with less than the margin",
-        inference::Budget::OverLimit => "past the limit: the submission would fail",
-    }
-}
-
-fn human(r: &InferenceReport) -> String {
-    let mut s = format!(
-        "Expected {} h on the hidden test ({} items) of the {} h limit: {}.\n",
-        shortest(r.expected_hours),
-        r.test_items,
-        shortest(r.limit_hours),
-        verdict(r)
-    );
-    s.push_str(&format!(
-        "Margin {} % (at least {} % wanted: at most {} h); {} items fit in that at this rate.\n",
-        fixed(r.margin * 100.0, 1),
-        fixed(r.min_margin * 100.0, 1),
-        shortest(r.budget_hours),
-        r.items_in_budget
-    ));
-    if let Some(x) = r.speedup_needed {
-        s.push_str(&format!(
-            "The per-item loop must run {}x faster.\n",
-            shortest(x)
-        ));
-    }
-    if !r.fixes.is_empty() {
-        let on = r
-            .platform_name
-            .as_deref()
-            .map(|p| format!(" on {p}"))
-            .unwrap_or_default();
-        s.push_str(&format!("\nThe inference defaults to apply{on}:\n"));
-        for f in &r.fixes {
-            s.push_str(&format!("  - {f}\n"));
-        }
-        for d in &r.left_out {
-            s.push_str(&format!("  (left out: {}: {})\n", d.text, d.reason));
-        }
-    }
-    if !r.notes.is_empty() {
-        s.push_str("\nNotes:\n");
-        for n in &r.notes {
-            s.push_str(&format!("  - {}: {} [{}]\n", n.title, n.text, n.id));
-        }
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

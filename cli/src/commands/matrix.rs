@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, MatrixRequest};
+use kgadvise_core::hardware::{self, MatrixRequest};
 
-use crate::output::{CliError, Global, clock, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise matrix --platform t4x2 --capability bf16     one cell, with its condition
@@ -34,7 +34,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     let report = hardware::matrix(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     crate::output::share(
         global,
         "matrix",
@@ -44,79 +44,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn cell_line(c: &CellAnswer) -> String {
-    format!(
-        "{} on {}: {} — {}",
-        c.capability_name,
-        c.platform_name,
-        c.support.as_str(),
-        c.note
-    )
-}
-
-fn human(report: &MatrixReport) -> String {
-    let mut s = String::new();
-    match report {
-        MatrixReport::Cell { cell, findings, .. } => {
-            s.push_str(&cell_line(cell));
-            s.push_str(&format!(
-                "\n  rule {} ({}, as of {})\n",
-                cell.rule, cell.source, cell.as_of
-            ));
-            s.push_str(&render_findings(findings));
-        }
-        MatrixReport::Table {
-            cells,
-            shapes,
-            findings,
-            platform,
-            capability,
-            ..
-        } => {
-            if platform.is_some() || capability.is_some() {
-                for c in cells {
-                    s.push_str(&cell_line(c));
-                    s.push('\n');
-                }
-            } else {
-                // The seed's layout: capabilities as rows, platforms as columns, support values only.
-                let (columns, grid_rows) = hardware::grid(cells);
-                let mut header = vec!["capability"];
-                header.extend(columns.iter().map(|(key, _)| key.as_str()));
-                let rows: Vec<Vec<String>> = grid_rows
-                    .iter()
-                    .map(|(key, _, row)| {
-                        let mut line = vec![key.clone()];
-                        line.extend(row.iter().map(|c| c.support.as_str().to_string()));
-                        line
-                    })
-                    .collect();
-                s.push_str(&table(&header, &rows));
-                s.push_str(
-                    "\n(conditions: kgadvise matrix --platform P --capability C, or --json)\n",
-                );
-            }
-            if !shapes.is_empty() {
-                s.push_str("\nKaggle machine_shape status:\n");
-                let rows: Vec<Vec<String>> = shapes
-                    .iter()
-                    .map(|sh| {
-                        vec![
-                            sh.machine_shape.clone(),
-                            sh.status.as_str().to_string(),
-                            sh.stored_as
-                                .clone()
-                                .map(|x| format!("stored as {x}"))
-                                .unwrap_or_default(),
-                        ]
-                    })
-                    .collect();
-                s.push_str(&table(&["machine_shape", "status", "note"], &rows));
-            }
-            s.push_str(&render_findings(findings));
-        }
-    }
-    s
 }

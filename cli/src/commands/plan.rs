@@ -1,11 +1,10 @@
 use std::process::ExitCode;
 
-use kgadvise_core::quota::plan::{self, PlanReport, PlanRequest, fmt_h};
+use kgadvise_core::quota::plan::{self, PlanRequest};
 use kgadvise_core::text::number::shortest;
-use kgadvise_core::text::when::display_utc;
 
 use crate::commands::quota::{file_fields, quota_input, read_input};
-use crate::output::{CliError, Global, clock, emit, render_findings, table};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --refresh-at 2026-12-05T00:00:00
@@ -87,7 +86,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let report = plan::plan(&request, clock()).map_err(|e| {
         CliError::request(e, &file_fields(args.quota.as_deref(), args.runs.as_deref()))
     })?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     crate::output::share(
         global,
         "plan",
@@ -105,38 +104,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn human(r: &PlanReport) -> String {
-    let text = r.sentences();
-    let mut s = String::new();
-    for line in text
-        .budgets
-        .iter()
-        .chain(&text.phase)
-        .chain(&text.fold_plan)
-    {
-        s.push_str(line);
-        s.push('\n');
-    }
-    if r.phase != plan::Phase::Ended && !r.weeks.is_empty() {
-        s.push('\n');
-        let rows: Vec<Vec<String>> = r
-            .weeks
-            .iter()
-            .map(|w| {
-                vec![
-                    display_utc(&w.start),
-                    display_utc(&w.end),
-                    fmt_h(w.hours),
-                    // the role the sentence gives the week's hours (core), not its dates
-                    w.role.describe().to_string(),
-                ]
-            })
-            .collect();
-        s.push_str(&table(&["from", "to", "GPU h", "for"], &rows));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

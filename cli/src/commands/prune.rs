@@ -1,9 +1,9 @@
 use std::process::ExitCode;
 
-use kgadvise_core::stats::prune::{self, PruneReport, PruneRequest};
+use kgadvise_core::stats::prune::{self, PruneRequest};
 
 use super::compare::read_text;
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise prune --baseline artifacts/baseline/curve_fold0.json --current artifacts/idea/curve_fold0.json
@@ -62,13 +62,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         files.push(("folds", path));
     }
     let report = prune::prune(&request, clock()).map_err(|e| CliError::request(e, &files))?;
-    emit(&report, global, human)
-}
-
-fn human(r: &PruneReport) -> String {
-    // the reason starts with its verdict ("prune: ...", "continue: ..."): shout that word
-    let (verdict, rest) = r.reason.split_once(": ").unwrap_or(("", r.reason.as_str()));
-    let mut s = format!("{}: {rest}\n\n", verdict.to_uppercase());
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

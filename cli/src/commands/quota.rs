@@ -2,11 +2,9 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState};
-use kgadvise_core::text::number::fixed;
-use kgadvise_core::text::when::display_utc;
+use kgadvise_core::quota::{self, QuotaRequest};
 
-use crate::output::{CliError, Global, clock, emit, file_text, render_findings};
+use crate::output::{CliError, Global, clock, emit, file_text};
 
 const EXAMPLES: &str = "Examples:
   kaggle quota -v | kgadvise quota -
@@ -136,57 +134,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     let report = quota::quota(&request, clock())
         .map_err(|e| CliError::request(e, &file_fields(Some(&path), runs.as_deref())))?;
-    emit(&report, global, human)
-}
-
-pub fn state_line(name: &str, s: &QuotaState) -> String {
-    let mut line = format!(
-        "{name}: {} h plannable = {} h remaining of {} h ({} used) - {} h reserved; resets {} (in {} h)",
-        fixed(s.plannable, 2),
-        fixed(s.remaining, 2),
-        fixed(s.total, 2),
-        fixed(s.used, 2),
-        fixed(s.reserved, 2),
-        display_utc(&s.refresh_at),
-        fixed(s.hours_to_reset, 1)
-    );
-    if s.rolled_over {
-        line.push_str("\n  the stored reset has passed: the week rolled over, full weekly hours");
-    }
-    if s.refresh_assumed {
-        line.push_str("\n  reset time assumed (no refreshAt in the input)");
-    }
-    line.push('\n');
-    line
-}
-
-fn human(r: &QuotaReport) -> String {
-    let mut s = String::new();
-    match (&r.gpu, &r.tpu) {
-        (None, None) => s.push_str("No quota figure: nothing to plan on (see below).\n"),
-        (g, t) => {
-            if let Some(g) = g {
-                s.push_str(&state_line("GPU", g));
-            }
-            if let Some(t) = t {
-                s.push_str(&state_line("TPU", t));
-            }
-        }
-    }
-    let age = r
-        .age_minutes
-        .map(quota::describe_age)
-        .map(|a| format!(", read {a} ago"))
-        .unwrap_or_default();
-    s.push_str(&format!(
-        "Source: {}; {}{age}\n",
-        r.form.describe(),
-        if r.live { "LIVE" } else { "NOT LIVE" }
-    ));
-    for n in &r.notes {
-        s.push_str(&format!("  note: {n}\n"));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
+    emit(&report, global)
 }

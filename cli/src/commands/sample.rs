@@ -4,7 +4,7 @@ use std::time::Duration;
 use kgadvise_core::text::number::shortest;
 
 use crate::nvidia_smi;
-use crate::output::{CliError, Global, emit};
+use crate::output::{CliError, Global};
 
 const EXAMPLES: &str = "Examples:
   kgadvise sample --seconds 1200               20 minutes at 1 s while the run trains, then the verdicts
@@ -49,5 +49,5 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::usage(format!("cannot write {path}: {e}")))?;
     }
     d.push(&raw);
-    emit(&d.finish(), global, super::diagnose::human)
+    super::diagnose::emit_report(&d.finish(), global)
 }

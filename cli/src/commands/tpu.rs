@@ -1,11 +1,10 @@
 use std::process::ExitCode;
 
-use kgadvise_core::quota::tpu::{self, TpuReport, TpuRequest};
-use kgadvise_core::text::number::{fixed, shortest};
-use kgadvise_core::text::when::display_utc;
+use kgadvise_core::quota::tpu::{self, TpuRequest};
+use kgadvise_core::text::number::shortest;
 
 use crate::commands::quota::{file_fields, read_input};
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise tpu --t4-hours 30 --gpu-plannable 4
@@ -56,7 +55,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     };
     let report = tpu::tpu(&request, clock())
         .map_err(|e| CliError::request(e, &file_fields(args.quota.as_deref(), None)))?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     // The quota file stays out of the link: the page takes it pasted or dropped.
     crate::output::share(
         global,
@@ -71,35 +70,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn human(r: &TpuReport) -> String {
-    let mut s = format!(
-        "Run it on the {}: {}.\n",
-        r.choice.as_str().to_ascii_uppercase(),
-        r.reason
-    );
-    s.push_str(&format!(
-        "  GPU: done {} ({} h from now{})\n",
-        display_utc(&r.gpu_finish),
-        fixed(r.gpu_hours_to_finish, 1),
-        if r.gpu_waits_for_reset {
-            ", waiting for the reset"
-        } else {
-            ""
-        }
-    ));
-    s.push_str(&format!(
-        "  TPU: done {} ({} h from now: {} h queue, {} session{}, {} TPU-hours of {} plannable)\n",
-        display_utc(&r.tpu_finish),
-        fixed(r.tpu_hours_to_finish, 1),
-        shortest(r.queue_hours),
-        r.tpu_sessions,
-        if r.tpu_sessions == 1 { "" } else { "s" },
-        fixed(r.tpu_hours_needed, 2),
-        fixed(r.tpu_plannable, 2)
-    ));
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use kgadvise_core::hardware::worth::{self, WorthGpuReport, WorthGpuRequest};
+use kgadvise_core::hardware::worth::{self, WorthGpuRequest};
 
-use crate::output::{CliError, Global, clock, emit, render_findings};
+use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
   kgadvise worth-gpu --task gbdt --rows 2000000
@@ -34,7 +34,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     let report = worth::worth_gpu(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
-    let code = emit(&report, global, human)?;
+    let code = emit(&report, global)?;
     crate::output::share(
         global,
         "worth-gpu",
@@ -45,17 +45,4 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ],
     );
     Ok(code)
-}
-
-fn human(r: &WorthGpuReport) -> String {
-    let mut s = format!("{}: {}\n  {}\n", r.task, r.choice.as_str(), r.reason);
-    for a in &r.advice {
-        s.push_str(&format!("  - {a}\n"));
-    }
-    for n in &r.notes {
-        s.push_str(&format!("  - {}: {} [{}]\n", n.title, n.text, n.id));
-    }
-    s.push('\n');
-    s.push_str(&render_findings(&r.findings));
-    s
 }

@@ -78,6 +78,10 @@ impl Report for HistoryReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        super::text::history(self)
+    }
 }
 
 /// One record shown, with the record it is compared with: what every history rule reads.

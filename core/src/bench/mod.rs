@@ -7,6 +7,7 @@
 mod device;
 mod history;
 mod run;
+mod text;
 
 use serde::{Deserialize, Serialize};
 

@@ -114,6 +114,10 @@ impl Report for BenchReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        super::text::bench(self)
+    }
 }
 
 /// The rates given by the request (for commands that print none), checked.

@@ -7,6 +7,7 @@
 //! ([`crate::text::lines`]) and finishes into the same report, through the same closing code.
 
 pub mod nvsmi;
+pub mod text;
 pub mod timeline;
 pub mod verdict;
 

@@ -195,6 +195,10 @@ impl Report for DiagnoseReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        self.text_naming(crate::diagnose::text::INTERVAL_KEY)
+    }
 }
 
 fn round(v: f64, digits: i32) -> f64 {

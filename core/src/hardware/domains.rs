@@ -69,6 +69,10 @@ impl Report for DefaultsReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::hardware::text::defaults(self)
+    }
 }
 
 /// The domain of a request's `domain` key.

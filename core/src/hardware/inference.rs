@@ -114,6 +114,10 @@ impl Report for InferenceReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::hardware::text::inference(self)
+    }
 }
 
 /// How the time per item was measured.

@@ -2,6 +2,7 @@
 
 pub mod domains;
 pub mod inference;
+pub mod text;
 pub mod worth;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -84,6 +85,10 @@ impl Report for MatrixReport {
         match self {
             MatrixReport::Cell { findings, .. } | MatrixReport::Table { findings, .. } => findings,
         }
+    }
+
+    fn text(&self) -> String {
+        text::matrix(self)
     }
 }
 

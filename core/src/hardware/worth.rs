@@ -72,6 +72,10 @@ impl Report for WorthGpuReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::hardware::text::worth_gpu(self)
+    }
 }
 
 /// The task keys, in the rules' order.

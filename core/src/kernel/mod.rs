@@ -7,6 +7,7 @@ pub mod check;
 pub mod code;
 pub mod metadata;
 pub mod run_report;
+pub mod text;
 
 pub use check::{Accelerator, CHECK_SCHEMA, CheckReport, CheckRequest, check};
 pub use code::{CodeAnalysis, CodePart};

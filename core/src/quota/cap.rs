@@ -87,6 +87,10 @@ impl Report for CapReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::quota::text::cap(self)
+    }
 }
 
 /// The validated request and what follows from it: what every cap rule reads.

@@ -14,6 +14,7 @@ pub mod plan;
 pub mod read;
 pub mod runs;
 pub mod state;
+pub mod text;
 pub mod tpu;
 
 pub use ledger::*;

@@ -124,6 +124,10 @@ impl Report for PlanReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::quota::text::plan(self)
+    }
 }
 
 fn non_negative_hours(field: &str, value: Option<f64>) -> Result<Option<f64>, RequestError> {

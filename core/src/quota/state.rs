@@ -170,6 +170,10 @@ impl Report for QuotaReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::quota::text::quota(self)
+    }
 }
 
 /// Where the figure came from, for the live check.

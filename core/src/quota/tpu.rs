@@ -86,6 +86,10 @@ impl Report for TpuReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::quota::text::tpu(self)
+    }
 }
 
 fn after(t: DateTime<Utc>, hours: f64) -> DateTime<Utc> {

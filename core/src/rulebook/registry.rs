@@ -51,6 +51,10 @@ impl Report for Explanation {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        explanation_text(self)
+    }
 }
 
 /// One ID of the list, with its kind (`rule`, `matrix cell`, `threshold`...).
@@ -72,6 +76,10 @@ pub struct IdList {
 impl Report for IdList {
     fn findings(&self) -> &[Finding] {
         &self.findings
+    }
+
+    fn text(&self) -> String {
+        id_list_text(self)
     }
 }
 
@@ -100,6 +108,30 @@ impl Report for ExplainReport {
             ExplainReport::Markdown(m) => &m.findings,
         }
     }
+
+    fn text(&self) -> String {
+        match self {
+            ExplainReport::Entry(e) => e.text(),
+            ExplainReport::List(l) => l.text(),
+            ExplainReport::Markdown(m) => m.markdown.clone(),
+        }
+    }
+}
+
+/// One entry's documentation: its ID and title, where it comes from, then its Markdown.
+fn explanation_text(e: &Explanation) -> String {
+    format!(
+        "{} — {}\n({}, source: {}, as of {})\n\n{}",
+        e.rule, e.title, e.kind, e.source, e.as_of, e.doc
+    )
+}
+
+/// Every ID, one a line, with its kind in a column.
+fn id_list_text(list: &IdList) -> String {
+    list.rules
+        .iter()
+        .map(|r| format!("{:<40} {}\n", r.rule, r.kind))
+        .collect()
 }
 
 /// The Markdown documentation of one finding rule, in the fixed sections.

@@ -10,6 +10,10 @@ use crate::rulebook::{Thresholds, rulebook};
 /// the same way for every advisor.
 pub trait Report: serde::Serialize {
     fn findings(&self) -> &[Finding];
+
+    /// The answer as text, what the CLI prints without `--json`: every sentence, heading and table of
+    /// it is core's, so every surface that shows text says the same.
+    fn text(&self) -> String;
 }
 
 /// The findings of one answer and the rule-book entries it relied on. Rules push into it; [`finish`]

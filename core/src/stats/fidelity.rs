@@ -48,6 +48,10 @@ impl Report for FidelityReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::stats::text::fidelity(self)
+    }
 }
 
 fn sign(v: f64) -> i8 {

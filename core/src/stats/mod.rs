@@ -9,3 +9,4 @@ pub mod metrics;
 pub mod npy;
 pub mod prune;
 pub mod table;
+pub mod text;

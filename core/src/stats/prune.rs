@@ -246,6 +246,10 @@ impl Report for PruneReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::stats::text::prune(self)
+    }
 }
 
 fn f(v: f64) -> String {

@@ -9,6 +9,7 @@ pub mod json;
 pub mod lines;
 pub mod number;
 pub mod sort;
+pub mod table;
 pub mod when;
 
 use std::borrow::Cow;

@@ -2,9 +2,7 @@
 //! outcome, the GPUs' use and the measured cost per fold; for a kernel without one, Kaggle's status text and
 //! the kernel's log (`collect --status --log`) → its outcome, its session's hours and its last lines.
 
-use kgadvise_core::kernel::run_report::{
-    self, CollectReport, CollectRequest, FoldOutcome, SessionSummary,
-};
+use kgadvise_core::kernel::run_report::{self, CollectReport, CollectRequest, SessionSummary};
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
@@ -101,18 +99,6 @@ fn hours(h: Option<f64>) -> String {
 fn opt(v: Option<f64>, decimals: usize, unit: &str) -> String {
     v.map(|x| format!("{}{unit}", fixed(x, decimals)))
         .unwrap_or_else(|| "—".into())
-}
-
-/// The outcome of a fold in the CLI's words.
-pub fn outcome_text(o: FoldOutcome) -> &'static str {
-    match o {
-        FoldOutcome::Done => "done",
-        FoldOutcome::Timeout => "timed out",
-        FoldOutcome::NeverStarted => "never started",
-        FoldOutcome::Pruned => "pruned",
-        FoldOutcome::Failed => "failed",
-        FoldOutcome::Other => "other",
-    }
 }
 
 const FOLDS_HEAD: &[&str] = &[
@@ -234,9 +220,9 @@ fn fold_rows(r: &CollectReport) -> Vec<Vec<Cell>> {
                 vec![
                     Cell::text(j.name.clone()),
                     Cell::text(f.fold.clone()),
-                    Cell::text(outcome_text(f.outcome).to_string()).class(format!(
+                    Cell::text(f.outcome.words().to_string()).class(format!(
                         "outcome outcome-{}",
-                        outcome_text(f.outcome).replace(' ', "-")
+                        f.outcome.words().replace(' ', "-")
                     )),
                     Cell::code(f.status.clone().unwrap_or_default()),
                     Cell::text(opt(f.seconds.map(|s| s / 3600.0), 2, " h")).class("num".into()),

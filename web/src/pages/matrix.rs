@@ -2,7 +2,7 @@
 //! keyboard focus, a platform/capability filter and the status of every Kaggle machine shape.
 
 use kgadvise_core::hardware::{self, CellAnswer, MatrixReport, MatrixRequest, ShapeAnswer, grid};
-use kgadvise_core::rulebook::{AcceleratorKind, Support};
+use kgadvise_core::rulebook::Support;
 use leptos::prelude::*;
 
 use super::{capability_options, platform_options};
@@ -211,13 +211,6 @@ fn MatrixTable(cells: Vec<CellAnswer>) -> impl IntoView {
     }
 }
 
-fn accelerator(a: AcceleratorKind) -> &'static str {
-    match a {
-        AcceleratorKind::Gpu => "GPU",
-        AcceleratorKind::Tpu => "TPU",
-    }
-}
-
 #[component]
 fn ShapeTable(shapes: Vec<ShapeAnswer>) -> impl IntoView {
     if shapes.is_empty() {
@@ -228,7 +221,7 @@ fn ShapeTable(shapes: Vec<ShapeAnswer>) -> impl IntoView {
         .map(|s| {
             vec![
                 Cell::code(s.machine_shape),
-                Cell::text(accelerator(s.accelerator).to_string()),
+                Cell::text(s.accelerator.words().to_string()),
                 Cell::text(s.status.as_str().to_string())
                     .class(format!("status status-{}", s.status.as_str())),
                 Cell::text(s.platform.unwrap_or_default()),

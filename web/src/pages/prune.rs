@@ -1,7 +1,7 @@
 //! Prune a screen (`kgadvise prune`): paste or drop the baseline's learning curve and the running screen's →
 //! prune, continue or too early to say, with how far the screen trails and the margin it is held to.
 
-use kgadvise_core::stats::prune::{self, PruneDecision, PruneReport, PruneRequest};
+use kgadvise_core::stats::prune::{self, PruneReport, PruneRequest};
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
@@ -102,17 +102,8 @@ fn answer(i: &Inputs) -> Result<AnyView, Shown> {
     Ok(prune_view(report))
 }
 
-pub fn decision_key(d: PruneDecision) -> &'static str {
-    match d {
-        PruneDecision::Prune => "prune",
-        PruneDecision::Continue => "continue",
-        PruneDecision::TooEarly => "too-early",
-        PruneDecision::NoMargin => "no-margin",
-    }
-}
-
 fn prune_view(r: PruneReport) -> AnyView {
-    let key = decision_key(r.decision);
+    let key = r.decision.as_str();
     // core's reason starts with its verdict ("prune: ..."): the key is shown on its own
     let sentence = r
         .reason

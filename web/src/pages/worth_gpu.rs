@@ -1,6 +1,6 @@
 //! Is the GPU worth the quota? (`kgadvise worth-gpu --task T --rows N [--refits N]`).
 
-use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport, WorthGpuRequest};
+use kgadvise_core::hardware::worth::{self, WorthGpuReport, WorthGpuRequest};
 use leptos::prelude::*;
 
 use super::note_rows;
@@ -53,14 +53,6 @@ pub fn worth_answer(task: Option<&str>, rows: Option<&str>, refits: Option<&str>
     match worth::worth_gpu(&request, now()) {
         Ok(r) => WorthAnswer::Report(r),
         Err(e) => WorthAnswer::Error(request_error(&e, LABELS)),
-    }
-}
-
-fn choice_text(c: Choice) -> &'static str {
-    match c {
-        Choice::Gpu => "Use the GPU",
-        Choice::Cpu => "Stay on the CPU",
-        Choice::BenchBoth => "Benchmark both",
     }
 }
 
@@ -130,7 +122,7 @@ fn WorthReport(report: WorthGpuReport) -> impl IntoView {
             <p class=format!("verdict choice choice-{}", report.choice.as_str())>
                 <span class="choice-key">{report.choice.as_str()}</span>
                 " — "
-                {choice_text(report.choice)}
+                {report.choice.words()}
             </p>
             <p class="reason">{report.reason.clone()}</p>
             <p class="bounds">{bounds}</p>

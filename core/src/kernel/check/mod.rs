@@ -123,6 +123,10 @@ impl Report for CheckReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::kernel::text::check(self)
+    }
 }
 
 /// The code file as the surface found it.

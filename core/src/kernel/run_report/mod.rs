@@ -136,6 +136,10 @@ impl Report for CollectReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::kernel::text::collect(self)
+    }
 }
 
 /// The `report` text of a file's bytes (UTF-8 or UTF-16, a BOM dropped); binary data and bytes that are

@@ -191,6 +191,10 @@ impl Report for CompareReport {
     fn findings(&self) -> &[Finding] {
         &self.findings
     }
+
+    fn text(&self) -> String {
+        crate::stats::text::compare(self)
+    }
 }
 
 /// The validated request: the metric, the bootstrap's settings, the paired rows and the baseline's fold
