@@ -32,10 +32,71 @@ pub fn state_line(name: &str, s: &QuotaState) -> String {
     line
 }
 
+/// What an answer says when its input held no quota figure (the findings say why).
+pub const NO_FIGURE: &str = "No quota figure: nothing to plan on.";
+
+/// Where the figures came from and whether they are live: "Source: kaggle quota JSON; NOT LIVE, read 2 h ago".
+pub fn source_line(r: &QuotaReport) -> String {
+    let age = r
+        .age_minutes
+        .map(describe_age)
+        .map(|a| format!(", read {a} ago"))
+        .unwrap_or_default();
+    format!(
+        "Source: {}; {}{age}",
+        r.form.describe(),
+        if r.live { "LIVE" } else { "NOT LIVE" }
+    )
+}
+
+/// A run the ledger no longer counts (past its cap + 1 h), as the page lists it.
+pub fn stale_run_line(run: &str) -> String {
+    format!("stale run, not counted: {run}")
+}
+
+/// The columns of a table of [`QuotaState::reservations`] (kernel, status, cap, ran, reserved, line).
+pub const RESERVATION_COLUMNS: &[&str] = &["kernel", "status", "cap", "ran", "reserved", "line"];
+
+/// The caption of the reservations table of an accelerator (`GPU`, `TPU`).
+pub fn reservations_caption(name: &str) -> String {
+    format!("{name} runs in flight")
+}
+
+/// One accelerator's figures as (what, value) rows: the page's table of a quota state.
+pub fn state_rows(s: &QuotaState) -> Vec<(&'static str, String)> {
+    let h = |x: f64| format!("{} h", fixed(x, 2));
+    let mut reset = format!(
+        "{} (in {} h)",
+        display_utc(&s.refresh_at),
+        fixed(s.hours_to_reset, 1)
+    );
+    if s.refresh_assumed {
+        reset.push_str("; assumed: no refreshAt in the input");
+    }
+    if s.rolled_over {
+        reset.push_str("; the stored reset has passed: the week rolled over");
+    }
+    let mut rows = vec![
+        ("plannable", h(s.plannable)),
+        ("remaining", h(s.remaining)),
+        ("used", h(s.used)),
+        ("total", h(s.total)),
+        ("reserved", h(s.reserved)),
+        ("next reset", reset),
+    ];
+    if s.spent_since_hours > 0.0 {
+        rows.push(("spent since read", h(s.spent_since_hours)));
+    }
+    rows
+}
+
 pub(crate) fn quota(r: &QuotaReport) -> String {
     let mut s = String::new();
     match (&r.gpu, &r.tpu) {
-        (None, None) => s.push_str("No quota figure: nothing to plan on (see below).\n"),
+        (None, None) => {
+            s.push_str(NO_FIGURE);
+            s.push('\n');
+        }
         (g, t) => {
             if let Some(g) = g {
                 s.push_str(&state_line("GPU", g));
@@ -45,16 +106,8 @@ pub(crate) fn quota(r: &QuotaReport) -> String {
             }
         }
     }
-    let age = r
-        .age_minutes
-        .map(describe_age)
-        .map(|a| format!(", read {a} ago"))
-        .unwrap_or_default();
-    s.push_str(&format!(
-        "Source: {}; {}{age}\n",
-        r.form.describe(),
-        if r.live { "LIVE" } else { "NOT LIVE" }
-    ));
+    s.push_str(&source_line(r));
+    s.push('\n');
     for n in &r.notes {
         s.push_str(&format!("  note: {n}\n"));
     }
@@ -97,6 +150,49 @@ pub(crate) fn plan(r: &PlanReport) -> String {
     s
 }
 
+/// "1 session", "3 sessions".
+fn sessions(n: u32) -> String {
+    format!("{n} session{}", if n == 1 { "" } else { "s" })
+}
+
+/// The TPU answer's figures as (what, value) rows: the page's table.
+pub fn tpu_rows(r: &TpuReport) -> Vec<(&'static str, String)> {
+    let gpu = format!(
+        "done {} ({} h from now{}; {})",
+        display_utc(&r.gpu_finish),
+        fixed(r.gpu_hours_to_finish, 1),
+        if r.gpu_waits_for_reset {
+            ", waiting for the reset"
+        } else {
+            ""
+        },
+        sessions(r.gpu_sessions),
+    );
+    let tpu = format!(
+        "done {} ({} h from now: {} h queue, {})",
+        display_utc(&r.tpu_finish),
+        fixed(r.tpu_hours_to_finish, 1),
+        shortest(r.queue_hours),
+        sessions(r.tpu_sessions),
+    );
+    let needed = format!(
+        "{} h needed of {} h plannable",
+        fixed(r.tpu_hours_needed, 2),
+        fixed(r.tpu_plannable, 2)
+    );
+    let gpu_plannable = r.gpu_plannable.map_or_else(
+        || "enough (not given)".into(),
+        |h| format!("{} h", fixed(h, 2)),
+    );
+    vec![
+        ("on the GPU", gpu),
+        ("on the TPU", tpu),
+        ("TPU hours", needed),
+        ("GPU hours plannable", gpu_plannable),
+        ("next reset", display_utc(&r.next_reset)),
+    ]
+}
+
 pub(crate) fn tpu(r: &TpuReport) -> String {
     let mut s = format!(
         "Run it on the {}: {}.\n",
@@ -114,12 +210,11 @@ pub(crate) fn tpu(r: &TpuReport) -> String {
         }
     ));
     s.push_str(&format!(
-        "  TPU: done {} ({} h from now: {} h queue, {} session{}, {} TPU-hours of {} plannable)\n",
+        "  TPU: done {} ({} h from now: {} h queue, {}, {} TPU-hours of {} plannable)\n",
         display_utc(&r.tpu_finish),
         fixed(r.tpu_hours_to_finish, 1),
         shortest(r.queue_hours),
-        r.tpu_sessions,
-        if r.tpu_sessions == 1 { "" } else { "s" },
+        sessions(r.tpu_sessions),
         fixed(r.tpu_hours_needed, 2),
         fixed(r.tpu_plannable, 2)
     ));

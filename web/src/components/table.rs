@@ -76,7 +76,7 @@ pub fn DataTable(
     class: &'static str,
     head: &'static [&'static str],
     rows: Vec<Vec<Cell>>,
-    #[prop(optional)] caption: &'static str,
+    #[prop(optional, into)] caption: String,
 ) -> impl IntoView {
     let caption = (!caption.is_empty()).then(|| view! { <caption>{caption}</caption> });
     let head = (!head.is_empty()).then(|| {

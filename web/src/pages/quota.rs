@@ -1,9 +1,9 @@
 //! Quota (`kgadvise quota`): paste or drop any form of `kaggle quota` (and kgkit's runs log) → the GPU and TPU
 //! hours plannable now, what the runs in flight reserve, whether the figure is live, and the findings.
 
-use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState, describe_age};
+use kgadvise_core::quota::text as words;
+use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState};
 use kgadvise_core::text::number::fixed;
-use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
 use crate::browser::now;
@@ -101,34 +101,20 @@ fn answer(i: &Inputs) -> Result<AnyView, Shown> {
 }
 
 fn quota_view(r: QuotaReport) -> AnyView {
-    let age = r
-        .age_minutes
-        .map(|m| format!(", read {} ago", describe_age(m)))
-        .unwrap_or_default();
-    let source = format!(
-        "Read as: {}; {}{age}",
-        r.form.describe(),
-        if r.live { "LIVE" } else { "NOT LIVE" }
-    );
-    let mut parts = vec![view! { <p class="quota-form">{source}</p> }.into_any()];
+    let mut parts = vec![view! { <p class="quota-form">{words::source_line(&r)}</p> }.into_any()];
     if r.gpu.is_none() && r.tpu.is_none() {
-        parts.push(
-            view! { <p class="verdict">"No quota figure: nothing to plan on."</p> }.into_any(),
-        );
+        parts.push(view! { <p class="verdict">{words::NO_FIGURE}</p> }.into_any());
     }
-    for (name, held, state) in [
-        ("GPU", "GPU runs in flight", &r.gpu),
-        ("TPU", "TPU runs in flight", &r.tpu),
-    ] {
+    for (name, state) in [("GPU", &r.gpu), ("TPU", &r.tpu)] {
         if let Some(s) = state {
-            parts.push(state_view(name, held, s));
+            parts.push(state_view(name, s));
         }
     }
     if !r.stale_runs.is_empty() {
         let stale = r
             .stale_runs
             .iter()
-            .map(|s| format!("stale run, not counted: {s}"))
+            .map(|s| words::stale_run_line(s))
             .collect();
         parts.push(text_list("stale-runs", stale));
     }
@@ -139,30 +125,8 @@ fn quota_view(r: QuotaReport) -> AnyView {
 }
 
 /// One accelerator's hours, then what its runs in flight reserve.
-fn state_view(name: &'static str, caption: &'static str, s: &QuotaState) -> AnyView {
+fn state_view(name: &'static str, s: &QuotaState) -> AnyView {
     let h = |x: f64| format!("{} h", fixed(x, 2));
-    let mut reset = format!(
-        "{} (in {} h)",
-        display_utc(&s.refresh_at),
-        fixed(s.hours_to_reset, 1)
-    );
-    if s.refresh_assumed {
-        reset.push_str("; assumed: no refreshAt in the input");
-    }
-    if s.rolled_over {
-        reset.push_str("; the stored reset has passed: the week rolled over");
-    }
-    let mut rows = vec![
-        ("plannable", h(s.plannable)),
-        ("remaining", h(s.remaining)),
-        ("used", h(s.used)),
-        ("total", h(s.total)),
-        ("reserved", h(s.reserved)),
-        ("next reset", reset),
-    ];
-    if s.spent_since_hours > 0.0 {
-        rows.push(("spent since read", h(s.spent_since_hours)));
-    }
     let held = (!s.reservations.is_empty()).then(|| {
         let rows: Vec<Vec<Cell>> = s
             .reservations
@@ -178,17 +142,16 @@ fn state_view(name: &'static str, caption: &'static str, s: &QuotaState) -> AnyV
                 ]
             })
             .collect();
-        view! { <DataTable class="reservations" head=RESERVATIONS_HEAD rows=rows caption=caption /> }
+        let caption = words::reservations_caption(name);
+        view! { <DataTable class="reservations" head=words::RESERVATION_COLUMNS rows=rows caption=caption /> }
     });
     view! {
         <h2 class="quota-name">{name}</h2>
-        {summary("quota-state", rows)}
+        {summary("quota-state", words::state_rows(s))}
         {held}
     }
     .into_any()
 }
-
-const RESERVATIONS_HEAD: &[&str] = &["kernel", "status", "cap", "ran", "reserved", "line"];
 
 #[component]
 pub fn QuotaPage() -> impl IntoView {

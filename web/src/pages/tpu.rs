@@ -1,9 +1,8 @@
 //! TPU or GPU (`kgadvise tpu`): a job's hours on a T4 x2 and the hours left → whether it finishes earlier on
 //! the TPU (queue, start-up, speed-up) or on the GPU (the hours plannable now, the rest after the reset).
 
+use kgadvise_core::quota::text as words;
 use kgadvise_core::quota::tpu::{self, TpuReport, TpuRequest};
-use kgadvise_core::text::number::{fixed, shortest};
-use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
 use super::quota::AS_OF;
@@ -123,46 +122,7 @@ fn tpu_view(r: TpuReport) -> AnyView {
         &key.to_ascii_uppercase(),
         r.reason.clone(),
     );
-    let gpu = format!(
-        "done {} ({} h from now{}; {} session{})",
-        display_utc(&r.gpu_finish),
-        fixed(r.gpu_hours_to_finish, 1),
-        if r.gpu_waits_for_reset {
-            ", waiting for the reset"
-        } else {
-            ""
-        },
-        r.gpu_sessions,
-        if r.gpu_sessions == 1 { "" } else { "s" },
-    );
-    let tpu = format!(
-        "done {} ({} h from now: {} h queue, {} session{})",
-        display_utc(&r.tpu_finish),
-        fixed(r.tpu_hours_to_finish, 1),
-        shortest(r.queue_hours),
-        r.tpu_sessions,
-        if r.tpu_sessions == 1 { "" } else { "s" },
-    );
-    let rows = vec![
-        ("on the GPU", gpu),
-        ("on the TPU", tpu),
-        (
-            "TPU hours",
-            format!(
-                "{} h needed of {} h plannable",
-                fixed(r.tpu_hours_needed, 2),
-                fixed(r.tpu_plannable, 2)
-            ),
-        ),
-        (
-            "GPU hours plannable",
-            r.gpu_plannable.map_or_else(
-                || "enough (not given)".into(),
-                |h| format!("{} h", fixed(h, 2)),
-            ),
-        ),
-        ("next reset", display_utc(&r.next_reset)),
-    ];
+    let rows = words::tpu_rows(&r);
     report_view(vec![head, summary("tpu", rows)], r.findings, r.rules)
 }
 
