@@ -105,24 +105,16 @@ pub fn PasteArea(
 ) -> impl IntoView {
     let hint_id = format!("{id}-hint");
     let has_hint = !hint.is_empty();
-    let takes_files = file.is_some() || stream.is_some();
     let file_id = format!("{id}-file");
-    let note = RwSignal::new(None::<String>);
-    let dragging = RwSignal::new(false);
-    // Each file taken (or keystroke) has a number: a slow read that is no longer the latest one is dropped.
-    let latest = StoredValue::new(0u32);
-    let take = move |f: web_sys::File| {
-        latest.update_value(|n| *n = n.wrapping_add(1));
-        dragging.set(false);
-        note.set(None);
-        if let Some(slot) = stream {
-            value.set(String::new());
-            slot.set(Some(Streamed::File(f)));
-        } else if let Some(slot) = file {
-            value.set(String::new());
-            read_whole(f, slot, note, latest);
-        }
+    let state = BoxState {
+        value,
+        file,
+        stream,
+        note: RwSignal::new(None),
+        dragging: RwSignal::new(false),
+        latest: StoredValue::new(0),
     };
+    let takes_files = state.takes_files();
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -131,47 +123,31 @@ pub fn PasteArea(
             return;
         };
         if let Some(f) = input.files().and_then(|list| list.get(0)) {
-            take(f);
+            state.take(f);
         }
         // Choosing the same file again must fire `change` again.
         input.set_value("");
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        if !takes_files {
-            return;
-        }
-        ev.prevent_default();
-        dragging.set(false);
-        if let Some(f) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|list| list.get(0))
-        {
-            take(f);
-        }
-    };
-    // Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it,
-    // for `stream`, out of the box (which then shows its first lines).
-    let on_paste = move |ev: leptos::ev::ClipboardEvent| {
-        let Some(slot) = stream else {
-            return;
-        };
-        if let Some(text) = pasted_text(&ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
+        if takes_files {
             ev.prevent_default();
-            latest.update_value(|n| *n = n.wrapping_add(1));
-            note.set(None);
-            value.set(String::new());
-            slot.set(Some(Streamed::pasted(text)));
+            state.dragging.set(false);
+            let dropped = ev.data_transfer().and_then(|d| d.files());
+            if let Some(f) = dropped.and_then(|list| list.get(0)) {
+                state.take(f);
+            }
         }
     };
-    let shown = move || box_text(value, stream);
     let on_dragover = move |ev: leptos::ev::DragEvent| {
         if takes_files {
             ev.prevent_default();
-            dragging.set(true);
+            state.dragging.set(true);
         }
     };
+    let shown = move || box_text(value, stream);
     let loaded = move || file.and_then(|slot| loaded_note(id, slot));
+    let note = state.note;
+    let dragging = state.dragging;
     view! {
         <div class="field paste">
             <label for=id>{label}</label>
@@ -190,39 +166,100 @@ pub fn PasteArea(
                     placeholder=placeholder
                     aria-describedby=has_hint.then(|| hint_id.clone())
                     prop:value=shown
-                    on:paste=on_paste
-                    on:input=move |ev| {
-                        let text = event_target_value(&ev);
-                        // Editing the box drops a streamed log: the box's text is the log again. (Text
-                        // reaches the box by typing or a paste under `BIG_PASTE_UNITS`: a dropped text is
-                        // refused by the drop zone, which takes files.)
-                        if let Some(slot) = stream.filter(|s| s.with_untracked(Option::is_some)) {
-                            slot.set(None);
-                        }
-                        value.set(text);
-                        if let Some(slot) = file {
-                            latest.update_value(|n| *n = n.wrapping_add(1));
-                            slot.set(None);
-                        }
-                    }
+                    on:paste=move |ev| state.paste(&ev)
+                    on:input=move |ev| state.edit(event_target_value(&ev))
                 ></textarea>
             </div>
-            {takes_files
-                .then(|| {
-                    view! {
-                        <div class="file-pick">
-                            <label for=file_id.clone()>
-                                "Or open a file"
-                                <span class="sr-only">{format!(" for {label}")}</span>
-                                " (or drop it on the box): "
-                            </label>
-                            <input type="file" id=file_id accept=accept on:change=on_change />
-                        </div>
-                    }
-                })}
+            {takes_files.then(|| view! { <FilePick id=file_id label=label accept=accept on_change=on_change /> })}
             {loaded}
             {move || note.get().map(|n| view! { <p class="error" role="alert">{n}</p> })}
             {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
+        </div>
+    }
+}
+
+/// Where a box's input goes, shared by its event handlers.
+#[derive(Clone, Copy)]
+struct BoxState {
+    value: RwSignal<String>,
+    file: Option<RwSignal<Option<LoadedFile>>>,
+    stream: Option<RwSignal<Option<Streamed>, LocalStorage>>,
+    /// A file that could not be read.
+    note: RwSignal<Option<String>>,
+    dragging: RwSignal<bool>,
+    /// Each file taken (or keystroke) has a number: a slow read that is no longer the latest is dropped.
+    latest: StoredValue<u32>,
+}
+
+impl BoxState {
+    fn takes_files(self) -> bool {
+        self.file.is_some() || self.stream.is_some()
+    }
+
+    fn next(self) {
+        self.latest.update_value(|n| *n = n.wrapping_add(1));
+    }
+
+    /// A picked or dropped file: to the page unread (`stream`), or read whole (`file`).
+    fn take(self, f: web_sys::File) {
+        self.next();
+        self.dragging.set(false);
+        self.note.set(None);
+        if let Some(slot) = self.stream {
+            self.value.set(String::new());
+            slot.set(Some(Streamed::File(f)));
+        } else if let Some(slot) = self.file {
+            self.value.set(String::new());
+            read_whole(f, slot, self.note, self.latest);
+        }
+    }
+
+    /// Ctrl+V (or the menu's Paste) of megabytes: taken from the clipboard before the browser inserts it,
+    /// for `stream`, out of the box (which then shows its first lines).
+    fn paste(self, ev: &leptos::ev::ClipboardEvent) {
+        let Some(slot) = self.stream else {
+            return;
+        };
+        if let Some(text) = pasted_text(ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
+            ev.prevent_default();
+            self.next();
+            self.note.set(None);
+            self.value.set(String::new());
+            slot.set(Some(Streamed::pasted(text)));
+        }
+    }
+
+    /// Editing the box drops a streamed log or a loaded file: the box's text is the input again. (Text
+    /// reaches the box by typing or a paste under `BIG_PASTE_UNITS`: a dropped text is refused by the drop
+    /// zone, which takes files.)
+    fn edit(self, text: String) {
+        if let Some(slot) = self.stream.filter(|s| s.with_untracked(Option::is_some)) {
+            slot.set(None);
+        }
+        self.value.set(text);
+        if let Some(slot) = self.file {
+            self.next();
+            slot.set(None);
+        }
+    }
+}
+
+/// The labelled file input under a box (a dropped file goes the same way).
+#[component]
+fn FilePick(
+    id: String,
+    label: &'static str,
+    accept: &'static str,
+    on_change: impl FnMut(leptos::ev::Event) + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="file-pick">
+            <label for=id.clone()>
+                "Or open a file"
+                <span class="sr-only">{format!(" for {label}")}</span>
+                " (or drop it on the box): "
+            </label>
+            <input type="file" id=id accept=accept on:change=on_change />
         </div>
     }
 }
