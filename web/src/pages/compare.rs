@@ -117,7 +117,7 @@ pub fn ComparePage() -> impl IntoView {
                 ]
             />
             <form class="controls" on:submit=no_submit>
-                <UrlSelect id="metric" label="Metric" key="metric" options=metrics any="Pick a metric" />
+                <UrlSelect id="metric" label="Metric" key="metric" options=metrics any=Some("Pick a metric") />
                 <UrlInput id="resamples" label="Bootstrap resamples" key="resamples" numeric=true placeholder="300" />
                 <UrlInput id="seed" label="Seed" key="seed" numeric=true placeholder="42" />
             </form>

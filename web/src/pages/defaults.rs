@@ -85,7 +85,7 @@ pub fn DefaultsPage() -> impl IntoView {
                     label="Platform"
                     key="platform"
                     options=platform_options()
-                    any="Any platform (unresolved)"
+                    any=Some("Any platform (unresolved)")
                 />
                 <UrlInput
                     id="cores"
