@@ -8,6 +8,8 @@ use kgadvise_core::hardware::grid;
 use kgadvise_core::hardware::worth::Choice;
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
 use kgadvise_web::components::findings::fix_first;
+use kgadvise_web::browser::HOST_NOW;
+use kgadvise_web::components::advisor::{Inputs, Shown};
 use kgadvise_web::components::inputs::parse_count;
 use kgadvise_web::pages::defaults::defaults_report;
 use kgadvise_web::pages::matrix::matrix_report;
@@ -674,7 +676,8 @@ fn kernel_page_renders() {
 
 // ---------- compare ----------
 
-use kgadvise_web::pages::compare::{CompareAnswer, compare_answer};
+use kgadvise_core::stats::compare::{self, CompareReport};
+use kgadvise_web::pages::compare as compare_page;
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(
@@ -685,11 +688,26 @@ fn fixture(name: &str) -> String {
     .unwrap()
 }
 
+/// The compare page's answer to its boxes and typed values: core's report, or what the page shows instead.
+fn compare_answer(
+    idea: &str,
+    control: &str,
+    typed: &[(&'static str, &str)],
+) -> Result<CompareReport, Shown> {
+    let inputs = Inputs::new(
+        &compare_page::SPEC,
+        &[("idea", idea), ("control", control)],
+        typed,
+    );
+    let request = compare_page::compare_request(&inputs)?;
+    compare::compare(&request, HOST_NOW).map_err(|e| inputs.error(&e))
+}
+
 #[test]
 fn compare_the_stats_fixtures_as_the_cli_does() {
     let (idea, control) = (fixture("binary_idea.csv"), fixture("binary_control.csv"));
-    match compare_answer(&idea, &control, Some("auc"), Some("50"), None) {
-        CompareAnswer::Report(r) => {
+    match compare_answer(&idea, &control, &[("metric", "auc"), ("resamples", "50")]) {
+        Ok(r) => {
             assert_eq!(r.schema, "kgadvise.compare/1");
             assert_eq!(r.resamples, 50);
             assert_eq!(r.seed, 42);
@@ -698,20 +716,29 @@ fn compare_the_stats_fixtures_as_the_cli_does() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        compare_answer(&idea, "", Some("auc"), None, None),
-        CompareAnswer::Need(_)
+        compare_answer(&idea, "", &[("metric", "auc")]),
+        Err(Shown::Need(_))
     ));
     assert!(matches!(
-        compare_answer(&idea, &control, None, None, None),
-        CompareAnswer::Need(_)
+        compare_answer(&idea, &control, &[]),
+        Err(Shown::Need(_))
     ));
-    match compare_answer(&idea, &control, Some("f1"), None, None) {
-        CompareAnswer::Error(e) => assert!(e.contains("f1"), "{e}"),
+    match compare_answer(&idea, &control, &[("metric", "f1")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("f1"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match compare_answer("a,b\n1,2\n", &control, Some("auc"), None, None) {
-        CompareAnswer::Error(e) => assert!(!e.is_empty()),
+    match compare_answer("a,b\n1,2\n", &control, &[("metric", "auc")]) {
+        Err(Shown::Error(e)) => assert!(!e.is_empty()),
         other => panic!("{other:?}"),
+    }
+    match compare_answer(&idea, &control, &[("metric", "auc"), ("seed", "-1")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Seed: expected a whole number"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    let html = render("?page=compare");
+    assert!(html.contains("Pick the metric."), "{html}");
+    for id in ["idea-paste", "control-paste", "metric", "resamples", "seed"] {
+        assert!(html.contains(&format!(r#"id="{id}""#)), "{id}: {html}");
     }
 }
 
