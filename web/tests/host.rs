@@ -4,14 +4,15 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![recursion_limit = "256"]
 
+use kgadvise_core::hardware::domains::{self, DefaultsReport};
 use kgadvise_core::hardware::grid;
 use kgadvise_core::hardware::worth::Choice;
-use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
-use kgadvise_web::components::findings::fix_first;
 use kgadvise_web::browser::HOST_NOW;
 use kgadvise_web::components::advisor::{Inputs, Shown};
+use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
+use kgadvise_web::components::findings::fix_first;
 use kgadvise_web::components::inputs::parse_count;
-use kgadvise_web::pages::defaults::defaults_report;
+use kgadvise_web::pages::defaults as defaults_page;
 use kgadvise_web::pages::matrix::matrix_report;
 use kgadvise_web::pages::rules::explain_answer;
 use kgadvise_web::pages::worth_gpu::{WorthAnswer, worth_answer};
@@ -107,35 +108,62 @@ fn matrix_cell_and_table() {
     );
 }
 
+/// The defaults page's answer to typed values: core's report, or the error the page shows.
+fn defaults_report(typed: &[(&'static str, &str)]) -> Result<DefaultsReport, String> {
+    let inputs = Inputs::new(&defaults_page::SPEC, &[], typed);
+    let request = defaults_page::defaults_request(&inputs);
+    let report =
+        request.and_then(|r| domains::defaults(&r, HOST_NOW).map_err(|e| inputs.error(&e)));
+    report.map_err(|shown| match shown {
+        Shown::Error(e) => e,
+        Shown::Need(n) => panic!("{typed:?} needs {n}"),
+    })
+}
+
 #[test]
 fn defaults_parse_their_numbers() {
-    let r = defaults_report(Some("images"), Some("t4x2"), None, None).unwrap();
+    let r = defaults_report(&[("domain", "images"), ("platform", "t4x2")]).unwrap();
     assert!(
         r.always
             .iter()
             .any(|s| s.contains("fp16 autocast + GradScaler"))
     );
-    let r = defaults_report(Some("images"), Some("linux"), Some("16"), Some("2")).unwrap();
+    let r = defaults_report(&[
+        ("domain", "images"),
+        ("platform", "linux"),
+        ("cores", "16"),
+        ("processes", "2"),
+    ])
+    .unwrap();
     assert!(
         r.always.iter().any(|s| s.contains("num_workers=8")),
         "{:?}",
         r.always
     );
-    let e = defaults_report(Some("images"), Some("linux"), Some("many"), None).unwrap_err();
+    let e = defaults_report(&[
+        ("domain", "images"),
+        ("platform", "linux"),
+        ("cores", "many"),
+    ])
+    .unwrap_err();
     assert!(e.contains("CPU cores") && e.contains("`many`"), "{e}");
-    let e = defaults_report(Some("vision"), None, None, None).unwrap_err();
+    let e = defaults_report(&[("domain", "vision")]).unwrap_err();
     assert!(e.contains("unknown domain `vision`"), "{e}");
-    let e = defaults_report(Some("images"), Some("linux"), Some("0"), None).unwrap_err();
+    let e = defaults_report(&[("domain", "images"), ("platform", "linux"), ("cores", "0")])
+        .unwrap_err();
     assert!(
         e.contains("CPU cores") && e.contains("expected at least 1 CPU core"),
         "{e}"
     );
-    let notes = defaults_report(Some("images"), None, None, None)
-        .unwrap()
-        .notes;
+    let notes = defaults_report(&[("domain", "images")]).unwrap().notes;
     assert!(
         notes.iter().any(|n| n.id == "note.preprocess-off-quota"),
         "{notes:?}"
+    );
+    // no domain chosen: the first of the control's
+    assert_eq!(
+        defaults_report(&[]).unwrap().domain,
+        defaults_page::DEFAULT_DOMAIN
     );
 }
 

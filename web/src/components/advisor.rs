@@ -302,13 +302,33 @@ pub fn verdict(class: String, key: &str, sentence: String) -> AnyView {
 }
 
 /// A [`verdict`] whose key word has its own class (`choice-key`: what the page's links and tests select).
-pub fn keyed_verdict(class: String, key_class: &'static str, key: &str, sentence: String) -> AnyView {
+pub fn keyed_verdict(
+    class: String,
+    key_class: &'static str,
+    key: &str,
+    sentence: String,
+) -> AnyView {
     view! {
         <p class=class>
             <span class=key_class>{key.to_string()}</span>
             " — "
             {sentence}
         </p>
+    }
+    .into_any()
+}
+
+/// A paragraph of a report: `<p class=class>` with a sentence core wrote (one view type for every page's
+/// paragraphs: each `view!` is its own code in the wasm).
+pub fn paragraph(class: &'static str, text: String) -> AnyView {
+    view! { <p class=class>{text}</p> }.into_any()
+}
+
+/// A part of a report under its `<h3>` title.
+pub fn titled(title: &'static str, body: AnyView) -> AnyView {
+    view! {
+        <h3>{title}</h3>
+        {body}
     }
     .into_any()
 }
