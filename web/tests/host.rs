@@ -656,7 +656,24 @@ fn diagnose_page_renders_verdicts_table_and_timeline() {
 
 // ---------- kernel check ----------
 
-use kgadvise_web::pages::kernel::{KernelAnswer, kernel_answer};
+use kgadvise_core::kernel::{self, CheckReport};
+use kgadvise_web::pages::kernel as kernel_page;
+
+/// The kernel page's answer to a pasted metadata, code and typed values: core's report, or what the page
+/// shows instead.
+fn kernel_answer(
+    metadata: &str,
+    code: &str,
+    typed: &[(&'static str, &str)],
+) -> Result<CheckReport, Shown> {
+    let inputs = Inputs::new(
+        &kernel_page::SPEC,
+        &[("metadata", metadata), ("code", code)],
+        typed,
+    );
+    let request = kernel_page::check_request(&inputs)?;
+    kernel::check(&request, HOST_NOW).map_err(|e| kernel_page::check_error(&inputs, &e))
+}
 
 /// Every real kernel-metadata.json pasted into the page gives a report or a parse error naming the line.
 #[test]
@@ -664,36 +681,57 @@ fn every_real_kernel_metadata_is_checked() {
     let mut reports = 0;
     for f in realdata("kernel-metadata") {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
-        match kernel_answer(&text, "", None, None) {
-            KernelAnswer::Report(r) => {
+        match kernel_answer(&text, "", &[]) {
+            Ok(r) => {
                 reports += 1;
                 assert_eq!(r.schema, "kgadvise.check/1", "{}", f.display());
             }
-            KernelAnswer::Error(e) => assert!(
+            Err(Shown::Error(e)) => assert!(
                 e.starts_with("kernel-metadata.json"),
                 "{}: {e}",
                 f.display()
             ),
-            KernelAnswer::Need => panic!("{}", f.display()),
+            Err(Shown::Need(_)) => panic!("{}", f.display()),
         }
     }
     assert!(reports >= 5, "{reports}");
-    assert!(matches!(
-        kernel_answer(" ", "", None, None),
-        KernelAnswer::Need
-    ));
-    match kernel_answer("{\"id\": ", "", None, None) {
-        KernelAnswer::Error(e) => assert!(e.contains("kernel-metadata.json"), "{e}"),
+    assert!(matches!(kernel_answer(" ", "", &[]), Err(Shown::Need(_))));
+    match kernel_answer("{\"id\": ", "", &[]) {
+        Err(Shown::Error(e)) => assert!(e.contains("kernel-metadata.json"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match kernel_answer("{}", "", Some("x"), None) {
-        KernelAnswer::Error(e) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
+    match kernel_answer("{}", "", &[("plannable", "x")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match kernel_answer("{}", "", None, Some("soon")) {
-        KernelAnswer::Error(e) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
+    match kernel_answer("{}", "", &[("timeout", "soon")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn kernel_builds_the_cli_request_with_the_code_sized() {
+    let inputs = Inputs::new(
+        &kernel_page::SPEC,
+        &[("metadata", "{}"), ("code", "print(1)\n")],
+        &[("timeout", "7200"), ("plannable", "3.5")],
+    );
+    let r = kernel_page::check_request(&inputs).unwrap();
+    assert_eq!(r.code.as_deref(), Some("print(1)\n"));
+    assert_eq!(r.code_bytes, Some(9));
+    assert_eq!(r.timeout_seconds, Some(7200));
+    assert_eq!(r.plannable, Some(3.5));
+    assert_eq!(r.input.as_deref(), Some("kernel-metadata.json (pasted)"));
+    let no_code = Inputs::new(&kernel_page::SPEC, &[("metadata", "{}")], &[]);
+    let r = kernel_page::check_request(&no_code).unwrap();
+    assert_eq!((r.code, r.code_bytes), (None, None));
+    // core's error on the timeout names its control
+    let e = kgadvise_core::request::RequestError::value("timeoutSeconds", "0", "expected more");
+    assert_eq!(
+        kernel_page::check_error(&inputs, &e),
+        Shown::Error("Push timeout -t (s) 0: expected more".into())
+    );
 }
 
 #[test]
