@@ -812,15 +812,26 @@ fn compare_the_stats_fixtures_as_the_cli_does() {
 
 #[test]
 fn bench_history_page_shows_speedups_and_changes() {
-    use kgadvise_web::pages::bench::{BenchAnswer, bench_answer};
+    use kgadvise_core::bench::{self, HistoryReport};
+    use kgadvise_web::pages::bench as bench_page;
+    // The page's answer to a pasted history and a run name: core's report, or what the page shows instead.
+    let bench_answer = |history: &str, name: &str| -> Result<HistoryReport, Shown> {
+        let inputs = Inputs::new(
+            &bench_page::SPEC,
+            &[("history", history)],
+            &[("name", name)],
+        );
+        let request = bench_page::bench_request(&inputs)?;
+        bench::history(&request, HOST_NOW).map_err(|e| inputs.error(&e))
+    };
     let history = concat!(
         r#"{"name":"img","time":"2026-11-30T10:00:00Z","command":"python t.py --bs 64","wall_s":400,"exit_code":0}"#,
         "\n",
         r#"{"name":"img","time":"2026-11-30T11:00:00Z","command":"python t.py --bs 128","wall_s":200,"exit_code":0}"#,
         "\nnot json\n"
     );
-    match bench_answer(history, Some("img")) {
-        BenchAnswer::Report(r) => {
+    match bench_answer(history, "img") {
+        Ok(r) => {
             assert_eq!(r.records.len(), 2);
             assert_eq!(r.records[1].speedup, Some(2.0));
             assert_eq!(r.records[1].changed[0].to_string(), "--bs: 64 -> 128");
@@ -828,9 +839,12 @@ fn bench_history_page_shows_speedups_and_changes() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(bench_answer("  ", None), BenchAnswer::Need);
-    match bench_answer("garbage", None) {
-        BenchAnswer::Error(e) => assert!(
+    assert_eq!(
+        bench_answer("  ", "").err(),
+        Some(Shown::Need("Paste a bench history."))
+    );
+    match bench_answer("garbage", "") {
+        Err(Shown::Error(e)) => assert!(
             e.contains("line 1") && e.contains("expected a bench record"),
             "{e}"
         ),
