@@ -6,7 +6,7 @@
 
 use kgadvise_core::hardware::domains::{self, DefaultsReport};
 use kgadvise_core::hardware::grid;
-use kgadvise_core::hardware::worth::Choice;
+use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport};
 use kgadvise_web::browser::HOST_NOW;
 use kgadvise_web::components::advisor::{Inputs, Shown};
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
@@ -15,7 +15,7 @@ use kgadvise_web::components::inputs::parse_count;
 use kgadvise_web::pages::defaults as defaults_page;
 use kgadvise_web::pages::matrix::matrix_report;
 use kgadvise_web::pages::rules::explain_answer;
-use kgadvise_web::pages::worth_gpu::{WorthAnswer, worth_answer};
+use kgadvise_web::pages::worth_gpu as worth_page;
 use kgadvise_web::query::{Query, href, rule_href};
 use kgadvise_web::{AppWith, PAGES};
 use leptos::prelude::*;
@@ -167,28 +167,55 @@ fn defaults_parse_their_numbers() {
     );
 }
 
+/// The page's answer to typed values: core's report, or what the page shows instead.
+fn worth_answer(typed: &[(&'static str, &str)]) -> Result<WorthGpuReport, Shown> {
+    let inputs = Inputs::new(&worth_page::SPEC, &[], typed);
+    let request = worth_page::worth_request(&inputs)?;
+    worth::worth_gpu(&request, HOST_NOW).map_err(|e| inputs.error(&e))
+}
+
 #[test]
 fn worth_gpu_answers() {
-    assert!(matches!(
-        worth_answer(Some("gbdt"), None, None),
-        WorthAnswer::NeedRows
-    ));
-    match worth_answer(Some("gbdt"), Some("50000"), None) {
-        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Cpu),
+    assert_eq!(
+        worth_answer(&[("task", "gbdt")]).err(),
+        Some(Shown::Need("Enter the number of training rows."))
+    );
+    assert_eq!(
+        worth_answer(&[("task", "gbdt"), ("rows", "50000")]).map(|r| r.choice),
+        Ok(Choice::Cpu)
+    );
+    assert_eq!(
+        worth_answer(&[("task", "gbdt"), ("rows", "300000"), ("refits", "200")]).map(|r| r.choice),
+        Ok(Choice::Gpu)
+    );
+    // no task chosen: the first of the control's, as the CLI's default
+    assert_eq!(
+        worth_answer(&[("rows", "50000")]).map(|r| r.task),
+        Ok(worth_page::DEFAULT_TASK.to_string())
+    );
+    match worth_answer(&[("task", "gbdt"), ("rows", "lots")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("Rows: expected a whole number"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("gbdt"), Some("300000"), Some("200")) {
-        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Gpu),
+    match worth_answer(&[("task", "gbdt"), ("rows", "5"), ("refits", "x")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Refits: expected"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("gbdt"), Some("lots"), None) {
-        WorthAnswer::Error(e) => assert!(e.contains("rows"), "{e}"),
+    match worth_answer(&[("task", "xgb"), ("rows", "5")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("unknown task `xgb`"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("xgb"), Some("5"), None) {
-        WorthAnswer::Error(e) => assert!(e.contains("unknown task `xgb`"), "{e}"),
-        other => panic!("{other:?}"),
-    }
+    let html = render("?page=worth-gpu&task=gbdt&rows=600000&refits=200");
+    assert!(
+        html.contains(r#"<span class="choice-key">gpu</span>"#),
+        "{html}"
+    );
+    assert!(html.contains("?page=rules&amp;id=KH010"), "{html}");
+    let html = render("?page=worth-gpu");
+    assert!(
+        html.contains("Enter the number of training rows."),
+        "{html}"
+    );
 }
 
 #[test]
