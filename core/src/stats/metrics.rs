@@ -487,4 +487,3 @@ mod tests {
         assert!(Metric::Auc.greater_is_better() && !Metric::Rmse.greater_is_better());
     }
 }
-
