@@ -49,7 +49,7 @@ test('is the GPU worth it: rows and refits give the choice and the reason', asyn
   await waitForQuery(page, 'refits=200');
   assert.match(await text(page, '.findings'), /KH010/);
   await page.fill('#rows', '12k');
-  assert.match(await text(page, '.error'), /rows: expected a whole number/);
+  assert.match(await text(page, '.error'), /Rows: expected a whole number/);
   check();
 });
 

@@ -4,15 +4,18 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![recursion_limit = "256"]
 
+use kgadvise_core::hardware::domains::{self, DefaultsReport};
 use kgadvise_core::hardware::grid;
-use kgadvise_core::hardware::worth::Choice;
+use kgadvise_core::hardware::worth::{self, Choice, WorthGpuReport};
+use kgadvise_web::browser::HOST_NOW;
+use kgadvise_web::components::advisor::{Inputs, Shown};
 use kgadvise_web::components::doc_text::{Block, Span, blocks, spans};
 use kgadvise_web::components::findings::fix_first;
 use kgadvise_web::components::inputs::parse_count;
-use kgadvise_web::pages::defaults::defaults_report;
+use kgadvise_web::pages::defaults as defaults_page;
 use kgadvise_web::pages::matrix::matrix_report;
 use kgadvise_web::pages::rules::explain_answer;
-use kgadvise_web::pages::worth_gpu::{WorthAnswer, worth_answer};
+use kgadvise_web::pages::worth_gpu as worth_page;
 use kgadvise_web::query::{Query, href, rule_href};
 use kgadvise_web::{AppWith, PAGES};
 use leptos::prelude::*;
@@ -105,60 +108,114 @@ fn matrix_cell_and_table() {
     );
 }
 
+/// The defaults page's answer to typed values: core's report, or the error the page shows.
+fn defaults_report(typed: &[(&'static str, &str)]) -> Result<DefaultsReport, String> {
+    let inputs = Inputs::new(&defaults_page::SPEC, &[], typed);
+    let request = defaults_page::defaults_request(&inputs);
+    let report =
+        request.and_then(|r| domains::defaults(&r, HOST_NOW).map_err(|e| inputs.error(&e)));
+    report.map_err(|shown| match shown {
+        Shown::Error(e) => e,
+        Shown::Need(n) => panic!("{typed:?} needs {n}"),
+    })
+}
+
 #[test]
 fn defaults_parse_their_numbers() {
-    let r = defaults_report(Some("images"), Some("t4x2"), None, None).unwrap();
+    let r = defaults_report(&[("domain", "images"), ("platform", "t4x2")]).unwrap();
     assert!(
         r.always
             .iter()
             .any(|s| s.contains("fp16 autocast + GradScaler"))
     );
-    let r = defaults_report(Some("images"), Some("linux"), Some("16"), Some("2")).unwrap();
+    let r = defaults_report(&[
+        ("domain", "images"),
+        ("platform", "linux"),
+        ("cores", "16"),
+        ("processes", "2"),
+    ])
+    .unwrap();
     assert!(
         r.always.iter().any(|s| s.contains("num_workers=8")),
         "{:?}",
         r.always
     );
-    let e = defaults_report(Some("images"), Some("linux"), Some("many"), None).unwrap_err();
+    let e = defaults_report(&[
+        ("domain", "images"),
+        ("platform", "linux"),
+        ("cores", "many"),
+    ])
+    .unwrap_err();
     assert!(e.contains("CPU cores") && e.contains("`many`"), "{e}");
-    let e = defaults_report(Some("vision"), None, None, None).unwrap_err();
+    let e = defaults_report(&[("domain", "vision")]).unwrap_err();
     assert!(e.contains("unknown domain `vision`"), "{e}");
-    let e = defaults_report(Some("images"), Some("linux"), Some("0"), None).unwrap_err();
+    let e = defaults_report(&[("domain", "images"), ("platform", "linux"), ("cores", "0")])
+        .unwrap_err();
     assert!(
         e.contains("CPU cores") && e.contains("expected at least 1 CPU core"),
         "{e}"
     );
-    let notes = defaults_report(Some("images"), None, None, None)
-        .unwrap()
-        .notes;
+    let notes = defaults_report(&[("domain", "images")]).unwrap().notes;
     assert!(
         notes.iter().any(|n| n.id == "note.preprocess-off-quota"),
         "{notes:?}"
     );
+    // no domain chosen: the first of the control's
+    assert_eq!(
+        defaults_report(&[]).unwrap().domain,
+        defaults_page::DEFAULT_DOMAIN
+    );
+}
+
+/// The page's answer to typed values: core's report, or what the page shows instead.
+fn worth_answer(typed: &[(&'static str, &str)]) -> Result<WorthGpuReport, Shown> {
+    let inputs = Inputs::new(&worth_page::SPEC, &[], typed);
+    let request = worth_page::worth_request(&inputs)?;
+    worth::worth_gpu(&request, HOST_NOW).map_err(|e| inputs.error(&e))
 }
 
 #[test]
 fn worth_gpu_answers() {
-    assert!(matches!(
-        worth_answer(Some("gbdt"), None, None),
-        WorthAnswer::NeedRows
-    ));
-    match worth_answer(Some("gbdt"), Some("50000"), None) {
-        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Cpu),
+    assert_eq!(
+        worth_answer(&[("task", "gbdt")]).err(),
+        Some(Shown::Need("Enter the number of training rows."))
+    );
+    assert_eq!(
+        worth_answer(&[("task", "gbdt"), ("rows", "50000")]).map(|r| r.choice),
+        Ok(Choice::Cpu)
+    );
+    assert_eq!(
+        worth_answer(&[("task", "gbdt"), ("rows", "300000"), ("refits", "200")]).map(|r| r.choice),
+        Ok(Choice::Gpu)
+    );
+    // no task chosen: the first of the control's, as the CLI's default
+    assert_eq!(
+        worth_answer(&[("rows", "50000")]).map(|r| r.task),
+        Ok(worth_page::DEFAULT_TASK.to_string())
+    );
+    match worth_answer(&[("task", "gbdt"), ("rows", "lots")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("Rows: expected a whole number"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("gbdt"), Some("300000"), Some("200")) {
-        WorthAnswer::Report(r) => assert_eq!(r.choice, Choice::Gpu),
+    match worth_answer(&[("task", "gbdt"), ("rows", "5"), ("refits", "x")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Refits: expected"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("gbdt"), Some("lots"), None) {
-        WorthAnswer::Error(e) => assert!(e.contains("rows"), "{e}"),
+    match worth_answer(&[("task", "xgb"), ("rows", "5")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("unknown task `xgb`"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match worth_answer(Some("xgb"), Some("5"), None) {
-        WorthAnswer::Error(e) => assert!(e.contains("unknown task `xgb`"), "{e}"),
-        other => panic!("{other:?}"),
-    }
+    let html = render("?page=worth-gpu&task=gbdt&rows=600000&refits=200");
+    assert!(
+        html.contains(r#"<span class="choice-key">gpu</span>"#),
+        "{html}"
+    );
+    assert!(html.contains("?page=rules&amp;id=KH010"), "{html}");
+    let html = render("?page=worth-gpu");
+    assert!(
+        html.contains("Enter the number of training rows."),
+        "{html}"
+    );
 }
 
 #[test]
@@ -626,7 +683,24 @@ fn diagnose_page_renders_verdicts_table_and_timeline() {
 
 // ---------- kernel check ----------
 
-use kgadvise_web::pages::kernel::{KernelAnswer, kernel_answer};
+use kgadvise_core::kernel::{self, CheckReport};
+use kgadvise_web::pages::kernel as kernel_page;
+
+/// The kernel page's answer to a pasted metadata, code and typed values: core's report, or what the page
+/// shows instead.
+fn kernel_answer(
+    metadata: &str,
+    code: &str,
+    typed: &[(&'static str, &str)],
+) -> Result<CheckReport, Shown> {
+    let inputs = Inputs::new(
+        &kernel_page::SPEC,
+        &[("metadata", metadata), ("code", code)],
+        typed,
+    );
+    let request = kernel_page::check_request(&inputs)?;
+    kernel::check(&request, HOST_NOW).map_err(|e| kernel_page::check_error(&inputs, &e))
+}
 
 /// Every real kernel-metadata.json pasted into the page gives a report or a parse error naming the line.
 #[test]
@@ -634,36 +708,57 @@ fn every_real_kernel_metadata_is_checked() {
     let mut reports = 0;
     for f in realdata("kernel-metadata") {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
-        match kernel_answer(&text, "", None, None) {
-            KernelAnswer::Report(r) => {
+        match kernel_answer(&text, "", &[]) {
+            Ok(r) => {
                 reports += 1;
                 assert_eq!(r.schema, "kgadvise.check/1", "{}", f.display());
             }
-            KernelAnswer::Error(e) => assert!(
+            Err(Shown::Error(e)) => assert!(
                 e.starts_with("kernel-metadata.json"),
                 "{}: {e}",
                 f.display()
             ),
-            KernelAnswer::Need => panic!("{}", f.display()),
+            Err(Shown::Need(_)) => panic!("{}", f.display()),
         }
     }
     assert!(reports >= 5, "{reports}");
-    assert!(matches!(
-        kernel_answer(" ", "", None, None),
-        KernelAnswer::Need
-    ));
-    match kernel_answer("{\"id\": ", "", None, None) {
-        KernelAnswer::Error(e) => assert!(e.contains("kernel-metadata.json"), "{e}"),
+    assert!(matches!(kernel_answer(" ", "", &[]), Err(Shown::Need(_))));
+    match kernel_answer("{\"id\": ", "", &[]) {
+        Err(Shown::Error(e)) => assert!(e.contains("kernel-metadata.json"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match kernel_answer("{}", "", Some("x"), None) {
-        KernelAnswer::Error(e) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
+    match kernel_answer("{}", "", &[("plannable", "x")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match kernel_answer("{}", "", None, Some("soon")) {
-        KernelAnswer::Error(e) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
+    match kernel_answer("{}", "", &[("timeout", "soon")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn kernel_builds_the_cli_request_with_the_code_sized() {
+    let inputs = Inputs::new(
+        &kernel_page::SPEC,
+        &[("metadata", "{}"), ("code", "print(1)\n")],
+        &[("timeout", "7200"), ("plannable", "3.5")],
+    );
+    let r = kernel_page::check_request(&inputs).unwrap();
+    assert_eq!(r.code.as_deref(), Some("print(1)\n"));
+    assert_eq!(r.code_bytes, Some(9));
+    assert_eq!(r.timeout_seconds, Some(7200));
+    assert_eq!(r.plannable, Some(3.5));
+    assert_eq!(r.input.as_deref(), Some("kernel-metadata.json (pasted)"));
+    let no_code = Inputs::new(&kernel_page::SPEC, &[("metadata", "{}")], &[]);
+    let r = kernel_page::check_request(&no_code).unwrap();
+    assert_eq!((r.code, r.code_bytes), (None, None));
+    // core's error on the timeout names its control
+    let e = kgadvise_core::request::RequestError::value("timeoutSeconds", "0", "expected more");
+    assert_eq!(
+        kernel_page::check_error(&inputs, &e),
+        Shown::Error("Push timeout -t (s) 0: expected more".into())
+    );
 }
 
 #[test]
@@ -674,7 +769,8 @@ fn kernel_page_renders() {
 
 // ---------- compare ----------
 
-use kgadvise_web::pages::compare::{CompareAnswer, compare_answer};
+use kgadvise_core::stats::compare::{self, CompareReport};
+use kgadvise_web::pages::compare as compare_page;
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(
@@ -685,11 +781,26 @@ fn fixture(name: &str) -> String {
     .unwrap()
 }
 
+/// The compare page's answer to its boxes and typed values: core's report, or what the page shows instead.
+fn compare_answer(
+    idea: &str,
+    control: &str,
+    typed: &[(&'static str, &str)],
+) -> Result<CompareReport, Shown> {
+    let inputs = Inputs::new(
+        &compare_page::SPEC,
+        &[("idea", idea), ("control", control)],
+        typed,
+    );
+    let request = compare_page::compare_request(&inputs)?;
+    compare::compare(&request, HOST_NOW).map_err(|e| inputs.error(&e))
+}
+
 #[test]
 fn compare_the_stats_fixtures_as_the_cli_does() {
     let (idea, control) = (fixture("binary_idea.csv"), fixture("binary_control.csv"));
-    match compare_answer(&idea, &control, Some("auc"), Some("50"), None) {
-        CompareAnswer::Report(r) => {
+    match compare_answer(&idea, &control, &[("metric", "auc"), ("resamples", "50")]) {
+        Ok(r) => {
             assert_eq!(r.schema, "kgadvise.compare/1");
             assert_eq!(r.resamples, 50);
             assert_eq!(r.seed, 42);
@@ -698,20 +809,29 @@ fn compare_the_stats_fixtures_as_the_cli_does() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        compare_answer(&idea, "", Some("auc"), None, None),
-        CompareAnswer::Need(_)
+        compare_answer(&idea, "", &[("metric", "auc")]),
+        Err(Shown::Need(_))
     ));
     assert!(matches!(
-        compare_answer(&idea, &control, None, None, None),
-        CompareAnswer::Need(_)
+        compare_answer(&idea, &control, &[]),
+        Err(Shown::Need(_))
     ));
-    match compare_answer(&idea, &control, Some("f1"), None, None) {
-        CompareAnswer::Error(e) => assert!(e.contains("f1"), "{e}"),
+    match compare_answer(&idea, &control, &[("metric", "f1")]) {
+        Err(Shown::Error(e)) => assert!(e.contains("f1"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match compare_answer("a,b\n1,2\n", &control, Some("auc"), None, None) {
-        CompareAnswer::Error(e) => assert!(!e.is_empty()),
+    match compare_answer("a,b\n1,2\n", &control, &[("metric", "auc")]) {
+        Err(Shown::Error(e)) => assert!(!e.is_empty()),
         other => panic!("{other:?}"),
+    }
+    match compare_answer(&idea, &control, &[("metric", "auc"), ("seed", "-1")]) {
+        Err(Shown::Error(e)) => assert!(e.starts_with("Seed: expected a whole number"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    let html = render("?page=compare");
+    assert!(html.contains("Pick the metric."), "{html}");
+    for id in ["idea-paste", "control-paste", "metric", "resamples", "seed"] {
+        assert!(html.contains(&format!(r#"id="{id}""#)), "{id}: {html}");
     }
 }
 
@@ -719,15 +839,26 @@ fn compare_the_stats_fixtures_as_the_cli_does() {
 
 #[test]
 fn bench_history_page_shows_speedups_and_changes() {
-    use kgadvise_web::pages::bench::{BenchAnswer, bench_answer};
+    use kgadvise_core::bench::{self, HistoryReport};
+    use kgadvise_web::pages::bench as bench_page;
+    // The page's answer to a pasted history and a run name: core's report, or what the page shows instead.
+    let bench_answer = |history: &str, name: &str| -> Result<HistoryReport, Shown> {
+        let inputs = Inputs::new(
+            &bench_page::SPEC,
+            &[("history", history)],
+            &[("name", name)],
+        );
+        let request = bench_page::bench_request(&inputs)?;
+        bench::history(&request, HOST_NOW).map_err(|e| inputs.error(&e))
+    };
     let history = concat!(
         r#"{"name":"img","time":"2026-11-30T10:00:00Z","command":"python t.py --bs 64","wall_s":400,"exit_code":0}"#,
         "\n",
         r#"{"name":"img","time":"2026-11-30T11:00:00Z","command":"python t.py --bs 128","wall_s":200,"exit_code":0}"#,
         "\nnot json\n"
     );
-    match bench_answer(history, Some("img")) {
-        BenchAnswer::Report(r) => {
+    match bench_answer(history, "img") {
+        Ok(r) => {
             assert_eq!(r.records.len(), 2);
             assert_eq!(r.records[1].speedup, Some(2.0));
             assert_eq!(r.records[1].changed[0].to_string(), "--bs: 64 -> 128");
@@ -735,9 +866,12 @@ fn bench_history_page_shows_speedups_and_changes() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(bench_answer("  ", None), BenchAnswer::Need);
-    match bench_answer("garbage", None) {
-        BenchAnswer::Error(e) => assert!(
+    assert_eq!(
+        bench_answer("  ", "").err(),
+        Some(Shown::Need("Paste a bench history."))
+    );
+    match bench_answer("garbage", "") {
+        Err(Shown::Error(e)) => assert!(
             e.contains("line 1") && e.contains("expected a bench record"),
             "{e}"
         ),

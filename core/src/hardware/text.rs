@@ -21,6 +21,20 @@ impl Choice {
     }
 }
 
+impl WorthGpuReport {
+    /// The task's row bounds in one sentence (the page shows it under the reason).
+    pub fn bounds_words(&self) -> String {
+        if self.gpu_from_rows == 0 {
+            "This task always runs on the GPU.".to_string()
+        } else {
+            format!(
+                "CPU below {} rows; GPU from {} rows.",
+                self.cpu_below_rows, self.gpu_from_rows
+            )
+        }
+    }
+}
+
 impl Budget {
     /// What the expected run time does to the limit, as the answer's first sentence ends.
     pub fn words(self) -> &'static str {
@@ -153,6 +167,19 @@ fn with_findings(mut s: String, findings: &[Finding]) -> String {
     s.push('\n');
     s.push_str(&render_text(findings));
     s
+}
+
+impl DefaultsReport {
+    /// The page's heading of the answer: the domain, and its platform or what picking one resolves.
+    pub fn heading(&self) -> String {
+        match &self.platform_name {
+            Some(p) => format!("{} on {p}", self.domain_name),
+            None => format!(
+                "{} (pick a platform to resolve AMP, workers and what is left out)",
+                self.domain_name
+            ),
+        }
+    }
 }
 
 pub(crate) fn defaults(r: &DefaultsReport) -> String {

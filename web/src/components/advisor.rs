@@ -4,6 +4,8 @@
 //! errors name and the hint/error of an unanswered form are this one non-generic component, so each page
 //! adds only its request and its report's view to the wasm.
 
+use std::borrow::Cow;
+
 use kgadvise_core::request::{RequestError, text_of};
 use leptos::prelude::*;
 
@@ -40,6 +42,12 @@ pub enum Control {
     Select {
         options: &'static [(&'static str, &'static str)],
         any: &'static str,
+    },
+    /// A choice among what the rule book or core lists (tasks, domains, platforms, metrics): (value,
+    /// label) pairs; `any` as for `Select`, `None` where the first choice is the request's default.
+    Listed {
+        options: fn() -> Vec<(String, String)>,
+        any: Option<&'static str>,
     },
 }
 
@@ -90,11 +98,17 @@ pub struct AdvisorSpec {
     pub answer: fn(&Inputs) -> Result<AnyView, Shown>,
 }
 
+/// A file loaded into a box: its name and its size on disk.
+struct FileOfBox {
+    name: String,
+    bytes: usize,
+}
+
 /// The current inputs of an [`AdvisorSpec`] page: the boxes' texts and the typed values of the URL.
 pub struct Inputs {
     spec: &'static AdvisorSpec,
-    /// (field, text, the name of the loaded file it came from).
-    texts: Vec<(&'static str, String, Option<String>)>,
+    /// (field, text, the file it came from).
+    texts: Vec<(&'static str, String, Option<FileOfBox>)>,
     /// (field, the trimmed value; `None` when absent or blank).
     typed: Vec<(&'static str, Option<String>)>,
 }
@@ -146,12 +160,27 @@ impl Inputs {
         (!t.trim().is_empty()).then(|| t.to_string())
     }
 
-    /// The name of the file a box's text was read from (`None` for a paste).
-    pub fn file_name(&self, field: &str) -> Option<&str> {
+    /// The file a box's text was read from (`None` for a paste).
+    fn file(&self, field: &str) -> Option<&FileOfBox> {
         self.texts
             .iter()
             .find(|(f, ..)| *f == field)
-            .and_then(|(.., name)| name.as_deref())
+            .and_then(|(.., file)| file.as_ref())
+    }
+
+    /// The name of the file a box's text was read from (`None` for a paste).
+    pub fn file_name(&self, field: &str) -> Option<&str> {
+        self.file(field).map(|f| f.name.as_str())
+    }
+
+    /// A box's size in bytes as a file on disk: the loaded file's, else the paste's as UTF-8.
+    pub fn size(&self, field: &str) -> usize {
+        self.file(field).map_or(self.text(field).len(), |f| f.bytes)
+    }
+
+    /// Whether a box holds a loaded file or a paste (an empty file counts: it is read and refused).
+    pub fn given(&self, field: &str) -> bool {
+        self.file(field).is_some() || !self.text(field).is_empty()
     }
 
     /// The [`Shown::Need`] of the page when any of `fields` is a blank box.
@@ -197,7 +226,7 @@ impl Inputs {
 
     /// A typed whole number (`250_000`, `250,000`).
     pub fn count(&self, field: &str) -> Result<Option<u64>, Shown> {
-        parse_count(self.label(field), self.value(field).unwrap_or("")).map_err(Shown::Error)
+        parse_count(&self.label(field), self.value(field).unwrap_or("")).map_err(Shown::Error)
     }
 
     /// A typed whole number for a request field of type u32.
@@ -211,21 +240,34 @@ impl Inputs {
     }
 
     /// What an error calls a field: a loaded file by its name (as the CLI names the file it read), else
-    /// the label of its control; a field without a control goes by its key, the request as a whole unnamed.
-    pub fn label<'a>(&'a self, field: &'a str) -> &'a str {
+    /// the label of its control without its "optional" mark (the value given is not optional any more);
+    /// a field without a control goes by its key, the request as a whole unnamed.
+    pub fn label<'a>(&'a self, field: &'a str) -> Cow<'a, str> {
         if let Some(name) = self.file_name(field) {
-            return name;
+            return Cow::Borrowed(name);
         }
         let boxes = self.spec.boxes.iter().map(|b| (b.field, b.label));
         let typed = self.spec.typed.iter().map(|t| (t.field, t.label));
         let labels: Vec<(&str, &str)> = boxes.chain(typed).collect();
-        label_of(field, &labels)
+        without_optional(label_of(field, &labels))
     }
 
     /// A core request error in the page's words (the field said as [`Inputs::label`]).
     pub fn error(&self, e: &RequestError) -> Shown {
-        let label = self.label(&e.field).to_string();
-        Shown::Error(request_error(e, &[(e.field.as_str(), label.as_str())]))
+        let label = self.label(&e.field);
+        Shown::Error(request_error(e, &[(e.field.as_str(), &label)]))
+    }
+}
+
+/// A label as a name: `Refits (optional)` is Refits, `Code file (optional: ...)` is Code file,
+/// `Push timeout -t (s, optional)` is Push timeout -t (s).
+fn without_optional(label: &str) -> Cow<'_, str> {
+    if let Some((name, _)) = label.split_once(" (optional") {
+        return Cow::Borrowed(name);
+    }
+    match label.strip_suffix(", optional)") {
+        Some(name) => Cow::Owned(format!("{name})")),
+        None => Cow::Borrowed(label),
     }
 }
 
@@ -256,12 +298,37 @@ pub fn report_view(
 
 /// A headline: `<p class="verdict <class>">` with a key word (`prune`) and the sentence core wrote.
 pub fn verdict(class: String, key: &str, sentence: String) -> AnyView {
+    keyed_verdict(class, "verdict-key", key, sentence)
+}
+
+/// A [`verdict`] whose key word has its own class (`choice-key`: what the page's links and tests select).
+pub fn keyed_verdict(
+    class: String,
+    key_class: &'static str,
+    key: &str,
+    sentence: String,
+) -> AnyView {
     view! {
         <p class=class>
-            <span class="verdict-key">{key.to_string()}</span>
+            <span class=key_class>{key.to_string()}</span>
             " — "
             {sentence}
         </p>
+    }
+    .into_any()
+}
+
+/// A paragraph of a report: `<p class=class>` with a sentence core wrote (one view type for every page's
+/// paragraphs: each `view!` is its own code in the wasm).
+pub fn paragraph(class: &'static str, text: String) -> AnyView {
+    view! { <p class=class>{text}</p> }.into_any()
+}
+
+/// A part of a report under its `<h3>` title.
+pub fn titled(title: &'static str, body: AnyView) -> AnyView {
+    view! {
+        <h3>{title}</h3>
+        {body}
     }
     .into_any()
 }
@@ -327,8 +394,11 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
                         text_of(spec.command, b.field, bytes).map_err(|e| e.render(""))
                     };
                     given_text(f, p, decode).map(|t| {
-                        let name = f.as_ref().map(|f| f.name.clone());
-                        (b.field, t.into_owned(), name)
+                        let file = f.as_ref().map(|f| FileOfBox {
+                            name: f.name.clone(),
+                            bytes: f.bytes.len(),
+                        });
+                        (b.field, t.into_owned(), file)
                     })
                 })
             });
@@ -381,7 +451,11 @@ fn typed_control(t: &'static Typed) -> AnyView {
                 .iter()
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect();
-            view! { <UrlSelect id=t.id label=t.label key=t.field options=options any=*any /> }
+            view! { <UrlSelect id=t.id label=t.label key=t.field options=options any=Some(*any) /> }
+                .into_any()
+        }
+        Control::Listed { options, any } => {
+            view! { <UrlSelect id=t.id label=t.label key=t.field options=options() any=*any /> }
                 .into_any()
         }
     }

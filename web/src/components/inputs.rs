@@ -12,7 +12,7 @@ pub fn UrlSelect(
     key: &'static str,
     /// (value, label) pairs.
     options: Vec<(String, String)>,
-    #[prop(optional)] any: Option<&'static str>,
+    #[prop(optional_no_strip)] any: Option<&'static str>,
 ) -> impl IntoView {
     let url = use_url();
     let on_change = move |ev| url.set(key, &event_target_value(&ev));

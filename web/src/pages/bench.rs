@@ -5,21 +5,11 @@ use kgadvise_core::bench::{self, BenchHistoryRequest, HistoryReport};
 use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
-use crate::components::example::{Example, ExampleSlot, TryExample};
-use crate::components::inputs::request_error;
-use crate::components::paste::{LoadedFile, PasteArea, given_text};
-use crate::components::{
-    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+use crate::components::advisor::{
+    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view,
 };
-use crate::use_url;
-
-/// The Memo re-renders only when the answer changed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BenchAnswer {
-    Report(Box<HistoryReport>),
-    Need,
-    Error(String),
-}
+use crate::components::example::Example;
+use crate::components::{Cell, DataTable, text_list};
 
 /// Three benches of one run: a bigger batch halves the time, compiling then slows it.
 pub const EXAMPLE: Example = Example {
@@ -28,78 +18,54 @@ pub const EXAMPLE: Example = Example {
     files: &[("history", "bench/history-slower.jsonl")],
 };
 
-/// The labels of the page's controls, by request field (the URL key `name` is the request's).
-const LABELS: &[(&str, &str)] = &[("history", "bench.jsonl"), ("name", "Run name")];
+pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "bench-history",
+    title: "Bench history",
+    lead: "Change one thing, measure the speed-up. Paste or drop reports/bench.jsonl (written by \
+           `kgadvise bench --run ...`) to see each bench against the previous one of the same run name, and \
+           what changed.",
+    boxes: &[TextBox {
+        field: "history",
+        id: "history-paste",
+        label: "bench.jsonl",
+        placeholder: "{\"name\":\"train\",\"time\":\"2026-11-30T10:00:00Z\",\"command\":\"python train.py --bs 64\",\"wall_s\":412.5,\"exit_code\":0}",
+        hint: "One JSON record per line; lines that cannot be read are listed with their number.",
+        accept: ".jsonl,.json,.txt,text/*",
+    }],
+    typed: &[Typed {
+        field: "name",
+        id: "name",
+        label: "Run name (optional)",
+        control: Control::Text {
+            numeric: false,
+            placeholder: "",
+            hint: "",
+        },
+    }],
+    example: &EXAMPLE,
+    need: "Paste a bench history.",
+    answer,
+};
 
-/// The pasted history (and an optional run name) → the report the CLI prints.
-pub fn bench_answer(history: &str, name: Option<&str>) -> BenchAnswer {
-    if history.trim().is_empty() {
-        return BenchAnswer::Need;
-    }
-    let request = BenchHistoryRequest {
-        history: history.to_string(),
-        name: name.map(String::from),
+/// The request `kgadvise bench --history FILE [--name N]` builds, from the page's box and run name.
+pub fn bench_request(i: &Inputs) -> Result<BenchHistoryRequest, Shown> {
+    i.require(&["history"])?;
+    Ok(BenchHistoryRequest {
+        history: i.text("history").to_string(),
+        name: i.value("name").map(String::from),
         ..BenchHistoryRequest::default()
-    };
-    match bench::history(&request, crate::browser::now()) {
-        Ok(r) => BenchAnswer::Report(Box::new(r)),
-        Err(e) => BenchAnswer::Error(request_error(&e, LABELS)),
-    }
+    })
+}
+
+fn answer(i: &Inputs) -> Result<AnyView, Shown> {
+    let request = bench_request(i)?;
+    let report = bench::history(&request, crate::browser::now()).map_err(|e| i.error(&e))?;
+    Ok(history_view(report))
 }
 
 fn speed(s: Option<f64>) -> String {
     s.map(|x| format!("{}x", fixed(x, 2)))
         .unwrap_or_else(|| "—".into())
-}
-
-#[component]
-pub fn BenchPage() -> impl IntoView {
-    let url = use_url();
-    let history = RwSignal::new(String::new());
-    let file = RwSignal::new(None::<LoadedFile>);
-    // A file is decoded by the decoder of every input (UTF-8 or UTF-16, bad bytes replaced); each line
-    // that is not a record is then listed with its number.
-    let answer = Memo::new(move |_| {
-        file.with(|f| {
-            history.with(|h| {
-                let decode = |b: &[u8]| Ok(kgadvise_core::text::decode_input(b).into_owned());
-                match given_text(f, h, decode) {
-                    Ok(text) => bench_answer(&text, url.value("name").as_deref()),
-                    Err(e) => BenchAnswer::Error(e),
-                }
-            })
-        })
-    });
-    view! {
-        <section aria-labelledby="page-title">
-            <h1 id="page-title">"Bench history"</h1>
-            <p class="lead">
-                "Change one thing, measure the speed-up. Paste or drop reports/bench.jsonl (written by "
-                <code>"kgadvise bench --run ..."</code>
-                ") to see each bench against the previous one of the same run name, and what changed."
-            </p>
-            <TryExample example=&EXAMPLE slots=vec![ExampleSlot { field: "history", text: history, file: Some(file) }] />
-            <PasteArea
-                id="history-paste"
-                label="bench.jsonl"
-                placeholder="{\"name\":\"train\",\"time\":\"2026-11-30T10:00:00Z\",\"command\":\"python train.py --bs 64\",\"wall_s\":412.5,\"exit_code\":0}"
-                hint="One JSON record per line; lines that cannot be read are listed with their number."
-                value=history
-                file=file
-                accept=".jsonl,.json,.txt,text/*"
-            />
-            <form class="controls" on:submit=no_submit>
-                <UrlInput id="name" label="Run name (optional)" key="name" />
-            </form>
-            {move || match answer.get() {
-                BenchAnswer::Need => view! {
-                    <p class="hint" id="answer">"Paste a bench history."</p>
-                }.into_any(),
-                BenchAnswer::Error(e) => view! { <ErrorBox message=e /> }.into_any(),
-                BenchAnswer::Report(r) => view! { <HistoryView report=*r /> }.into_any(),
-            }}
-        </section>
-    }
 }
 
 const HISTORY_HEAD: &[&str] = &[
@@ -111,8 +77,7 @@ const HISTORY_HEAD: &[&str] = &[
     "command",
 ];
 
-#[component]
-fn HistoryView(report: HistoryReport) -> impl IntoView {
+fn history_view(report: HistoryReport) -> AnyView {
     let rows: Vec<Vec<Cell>> = report
         .records
         .iter()
@@ -133,12 +98,15 @@ fn HistoryView(report: HistoryReport) -> impl IntoView {
         .iter()
         .map(|p| format!("line {}: {}", p.line, p.message))
         .collect();
-    view! {
-        <div id="answer">
-            <DataTable class="history" head=HISTORY_HEAD rows=rows caption="Benches, oldest first" />
-            {text_list("diagnostics", problems)}
-            <FindingList findings=report.findings.clone() />
-            <RulesUsed rules=report.rules.clone() />
-        </div>
-    }
+    let parts = vec![
+        view! { <DataTable class="history" head=HISTORY_HEAD rows=rows caption="Benches, oldest first" /> }
+            .into_any(),
+        text_list("diagnostics", problems),
+    ];
+    report_view(parts, report.findings, report.rules)
+}
+
+#[component]
+pub fn BenchPage() -> impl IntoView {
+    view! { <AdvisorPage spec=&SPEC /> }
 }

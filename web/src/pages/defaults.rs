@@ -6,12 +6,11 @@ use leptos::prelude::*;
 
 use super::{domain_options, note_rows, platform_options};
 use crate::browser::now;
-use crate::components::example::{Example, TryExample};
-use crate::components::inputs::{parse_count, request_error};
-use crate::components::{
-    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit, text_list,
+use crate::components::advisor::{
+    AdvisorPage, AdvisorSpec, Control, Inputs, Shown, Typed, report_view, titled,
 };
-use crate::use_url;
+use crate::components::example::Example;
+use crate::components::{Cell, DataTable, text_list};
 
 /// The domain shown when none is chosen (the first of the domain control).
 pub const DEFAULT_DOMAIN: &str = "images";
@@ -23,138 +22,111 @@ pub const EXAMPLE: Example = Example {
     files: &[],
 };
 
-/// The label of the control of each request field (the URL keys are the request keys).
-const LABELS: &[(&str, &str)] = &[
-    ("domain", "Domain"),
-    ("platform", "Platform"),
-    ("cores", "CPU cores"),
-    ("processes", "Processes"),
-];
+pub static SPEC: AdvisorSpec = AdvisorSpec {
+    command: "defaults",
+    title: "Domain defaults",
+    lead: "The defaults to write for a kind of competition, resolved for the platform it runs on: what applies, \
+           what is left out there and why.",
+    boxes: &[],
+    typed: &[
+        Typed {
+            field: "domain",
+            id: "domain",
+            label: "Domain",
+            control: Control::Listed {
+                options: domain_options,
+                any: None,
+            },
+        },
+        Typed {
+            field: "platform",
+            id: "platform",
+            label: "Platform",
+            control: Control::Listed {
+                options: platform_options,
+                any: Some("Any platform (unresolved)"),
+            },
+        },
+        Typed {
+            field: "cores",
+            id: "cores",
+            label: "CPU cores",
+            control: Control::number(
+                "from the platform",
+                "Only where the platform does not fix them (local machines).",
+            ),
+        },
+        Typed {
+            field: "processes",
+            id: "processes",
+            label: "Processes",
+            control: Control::number(
+                "one per GPU",
+                "Processes sharing the cores (folds run in parallel).",
+            ),
+        },
+    ],
+    example: &EXAMPLE,
+    // every form answers: the domain defaults to the first
+    need: "",
+    answer,
+};
 
-/// A count typed into the page, for a request field of type u32.
-fn count(field: &str, text: Option<&str>) -> Result<Option<u32>, String> {
-    let label = LABELS
-        .iter()
-        .find(|(f, _)| *f == field)
-        .map_or(field, |(_, label)| label);
-    parse_count(label, text.unwrap_or(""))?
-        .map(|n| u32::try_from(n).map_err(|_| format!("{label}: {n} is too large")))
-        .transpose()
-}
-
-/// The defaults request of the page's inputs, answered by core (or the message to show).
-pub fn defaults_report(
-    domain: Option<&str>,
-    platform: Option<&str>,
-    cores: Option<&str>,
-    processes: Option<&str>,
-) -> Result<DefaultsReport, String> {
-    let request = DefaultsRequest {
-        domain: domain.unwrap_or(DEFAULT_DOMAIN).to_string(),
-        platform: platform.map(String::from),
-        cores: count("cores", cores)?,
-        processes: count("processes", processes)?,
+/// The request `kgadvise defaults DOMAIN` builds from its flags, from the page's values.
+pub fn defaults_request(i: &Inputs) -> Result<DefaultsRequest, Shown> {
+    Ok(DefaultsRequest {
+        domain: i.value("domain").unwrap_or(DEFAULT_DOMAIN).to_string(),
+        platform: i.value("platform").map(String::from),
+        cores: i.count_u32("cores")?,
+        processes: i.count_u32("processes")?,
         ..DefaultsRequest::default()
-    };
-    domains::defaults(&request, now()).map_err(|e| request_error(&e, LABELS))
+    })
 }
 
-#[component]
-pub fn DefaultsPage() -> impl IntoView {
-    let url = use_url();
-    let report = move || {
-        defaults_report(
-            url.value("domain").as_deref(),
-            url.value("platform").as_deref(),
-            url.value("cores").as_deref(),
-            url.value("processes").as_deref(),
-        )
-    };
-    view! {
-        <section aria-labelledby="page-title">
-            <h1 id="page-title">"Domain defaults"</h1>
-            <p class="lead">
-                "The defaults to write for a kind of competition, resolved for the platform it runs on: "
-                "what applies, what is left out there and why."
-            </p>
-            <TryExample example=&EXAMPLE slots=Vec::new() />
-            <form class="controls" on:submit=no_submit>
-                <UrlSelect id="domain" label="Domain" key="domain" options=domain_options() />
-                <UrlSelect
-                    id="platform"
-                    label="Platform"
-                    key="platform"
-                    options=platform_options()
-                    any="Any platform (unresolved)"
-                />
-                <UrlInput
-                    id="cores"
-                    label="CPU cores"
-                    key="cores"
-                    numeric=true
-                    placeholder="from the platform"
-                    hint="Only where the platform does not fix them (local machines)."
-                />
-                <UrlInput
-                    id="processes"
-                    label="Processes"
-                    key="processes"
-                    numeric=true
-                    placeholder="one per GPU"
-                    hint="Processes sharing the cores (folds run in parallel)."
-                />
-            </form>
-            {move || match report() {
-                Ok(r) => view! { <DefaultsAnswer report=r /> }.into_any(),
-                Err(e) => view! { <ErrorBox message=e /> }.into_any(),
-            }}
-        </section>
-    }
+fn answer(i: &Inputs) -> Result<AnyView, Shown> {
+    let request = defaults_request(i)?;
+    let report = domains::defaults(&request, now()).map_err(|e| i.error(&e))?;
+    Ok(defaults_view(report))
 }
 
 fn list(items: Vec<String>) -> AnyView {
     text_list("", items)
 }
 
-#[component]
-fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
-    let heading = match &report.platform_name {
-        Some(p) => format!("{} on {p}", report.domain_name),
-        None => format!(
-            "{} (pick a platform to resolve AMP, workers and what is left out)",
-            report.domain_name
+fn defaults_view(report: DefaultsReport) -> AnyView {
+    let heading = report.heading();
+    let mut parts = vec![
+        view! { <h2>{heading}</h2> }.into_any(),
+        titled(
+            "Always",
+            view! { <div class="always">{list(report.always)}</div> }.into_any(),
         ),
-    };
-    let dropped = (!report.dropped.is_empty()).then(|| {
+        titled(
+            "When measured, or when the data is large",
+            view! { <div class="when-measured">{list(report.when_measured)}</div> }.into_any(),
+        ),
+    ];
+    if !report.dropped.is_empty() {
         let rows: Vec<Vec<Cell>> = report
             .dropped
-            .iter()
-            .map(|d| {
-                vec![
-                    Cell::text(d.text.clone()),
-                    Cell::text(d.reason.clone()),
-                    Cell::rule(d.rule.clone()),
-                ]
-            })
+            .into_iter()
+            .map(|d| vec![Cell::text(d.text), Cell::text(d.reason), Cell::rule(d.rule)])
             .collect();
-        view! {
-            <h3>"Left out on this platform"</h3>
+        let table = view! {
             <DataTable class="dropped" head=&["default", "why not here", "rule"] rows=rows />
-        }
-    });
-    let notes = (!report.platform_notes.is_empty()).then(|| {
-        view! {
-            <h3>"About this platform"</h3>
-            {list(report.platform_notes.clone())}
-        }
-    });
-    let seed_notes = (!report.notes.is_empty()).then(|| {
-        view! {
-            <h3>"Notes"</h3>
+        };
+        parts.push(titled("Left out on this platform", table.into_any()));
+    }
+    if !report.platform_notes.is_empty() {
+        parts.push(titled("About this platform", list(report.platform_notes)));
+    }
+    if !report.notes.is_empty() {
+        let table = view! {
             <DataTable class="notes" head=&["note", "advice", "rule"] rows=note_rows(&report.notes) />
-        }
-    });
-    let templates = (!report.templates.is_empty()).then(|| {
+        };
+        parts.push(titled("Notes", table.into_any()));
+    }
+    if !report.templates.is_empty() {
         let rows: Vec<Vec<Cell>> = report
             .templates
             .iter()
@@ -168,28 +140,19 @@ fn DefaultsAnswer(report: DefaultsReport) -> impl IntoView {
                 ]
             })
             .collect();
-        view! {
-            <h3>"Templates"</h3>
+        let table = view! {
             <DataTable
                 class="templates"
                 head=&["file", "on by default", "opt-in", "why not default", "rule"]
                 rows=rows
             />
-        }
-    });
-    view! {
-        <div id="answer" class="answer">
-            <h2>{heading}</h2>
-            <FindingList findings=report.findings.clone() />
-            <h3>"Always"</h3>
-            <div class="always">{list(report.always.clone())}</div>
-            <h3>"When measured, or when the data is large"</h3>
-            <div class="when-measured">{list(report.when_measured.clone())}</div>
-            {dropped}
-            {notes}
-            {seed_notes}
-            {templates}
-            <RulesUsed rules=report.rules.clone() />
-        </div>
+        };
+        parts.push(titled("Templates", table.into_any()));
     }
+    report_view(parts, report.findings, report.rules)
+}
+
+#[component]
+pub fn DefaultsPage() -> impl IntoView {
+    view! { <AdvisorPage spec=&SPEC /> }
 }

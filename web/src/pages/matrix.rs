@@ -69,14 +69,14 @@ pub fn MatrixPage() -> impl IntoView {
                     label="Platform"
                     key="platform"
                     options=platform_options()
-                    any="All platforms"
+                    any=Some("All platforms")
                 />
                 <UrlSelect
                     id="capability"
                     label="Capability"
                     key="capability"
                     options=capability_options()
-                    any="All capabilities"
+                    any=Some("All capabilities")
                 />
             </form>
             {move || match report() {
