@@ -55,14 +55,15 @@ else
   # web/build-sw.mjs). Sizes are exact, not timings, so a regression fails here; bench/web.sh records the
   # figures in BENCHMARKS.md. Issue 17 asked for 320 KB with every advisor on the page; main was at 318.7 KB
   # with nine pages. With every advisor (seven new pages), "Try an example", the paste path and issue 16's
-  # rules the site measures 390,408 B = 381.3 KB after the savings of branch i17-size (BENCHMARKS.md ## web:
-  # what each page cost, what was saved, what would close the gap). BUDGET_KB is that size rounded up, so any
-  # growth fails here; issue 17's 320 KB stays open until the rule book's text leaves the wasm or the
-  # budget is decided again.
+  # rules the site measured 390,408 B = 381.3 KB after the savings of branch i17-size; the older pages on the
+  # advisor skeleton took it to 386,570 B = 377.5 KB (BENCHMARKS.md ## web: what each page cost, what was
+  # saved, what would close the gap). BUDGET_KB is that size rounded up, so any growth fails here; issue 17's
+  # 320 KB with every advisor is a decision left open (moving the rule book's prose out of the wasm was
+  # measured at -14.5 KB, not enough on its own).
   [ -f "$DIST/sw.js" ] || { log "no $DIST/sw.js: trunk's post_build hook (web/build-sw.mjs) did not run"; exit 1; }
   total=0
   for f in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css; do total=$((total + $(gzip -9 -c "$f" | wc -c))); done
-  BUDGET_KB=382
+  BUDGET_KB=378
   log "wasm + js + css (sw.js included): $total bytes gzipped (budget $((BUDGET_KB * 1024)))"
   if [ "$total" -gt $((BUDGET_KB * 1024)) ]; then
     log "over the $BUDGET_KB KB budget: see BENCHMARKS.md ## web for where the bytes are"
