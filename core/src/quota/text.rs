@@ -13,23 +13,41 @@ use crate::text::when::display_utc;
 /// One accelerator's quota state (`name`: GPU, TPU) in one line, and the caveats under it.
 pub fn state_line(name: &str, s: &QuotaState) -> String {
     let mut line = format!(
-        "{name}: {} h plannable = {} h remaining of {} h ({} used) - {} h reserved; resets {} (in {} h)",
+        "{name}: {} h plannable = {} h remaining of {} h ({} used) - {} h reserved; resets {}",
         fixed(s.plannable, 2),
         fixed(s.remaining, 2),
         fixed(s.total, 2),
         fixed(s.used, 2),
         fixed(s.reserved, 2),
-        display_utc(&s.refresh_at),
-        fixed(s.hours_to_reset, 1)
+        reset_words(s)
     );
-    if s.rolled_over {
-        line.push_str("\n  the stored reset has passed: the week rolled over, full weekly hours");
-    }
-    if s.refresh_assumed {
-        line.push_str("\n  reset time assumed (no refreshAt in the input)");
+    for caveat in reset_caveats(s) {
+        line.push_str("\n  ");
+        line.push_str(caveat);
     }
     line.push('\n');
     line
+}
+
+/// When the quota resets: "2026-09-17 00:00 UTC (in 38.0 h)".
+fn reset_words(s: &QuotaState) -> String {
+    format!(
+        "{} (in {} h)",
+        display_utc(&s.refresh_at),
+        fixed(s.hours_to_reset, 1)
+    )
+}
+
+/// What the reset time rests on, when it is not the input's own.
+fn reset_caveats(s: &QuotaState) -> Vec<&'static str> {
+    let mut caveats = Vec::new();
+    if s.rolled_over {
+        caveats.push("the stored reset has passed: the week rolled over, full weekly hours");
+    }
+    if s.refresh_assumed {
+        caveats.push("reset time assumed (no refreshAt in the input)");
+    }
+    caveats
 }
 
 /// What an answer says when its input held no quota figure (the findings say why).
@@ -65,17 +83,11 @@ pub fn reservations_caption(name: &str) -> String {
 /// One accelerator's figures as (what, value) rows: the page's table of a quota state.
 pub fn state_rows(s: &QuotaState) -> Vec<(&'static str, String)> {
     let h = |x: f64| format!("{} h", fixed(x, 2));
-    let mut reset = format!(
-        "{} (in {} h)",
-        display_utc(&s.refresh_at),
-        fixed(s.hours_to_reset, 1)
-    );
-    if s.refresh_assumed {
-        reset.push_str("; assumed: no refreshAt in the input");
-    }
-    if s.rolled_over {
-        reset.push_str("; the stored reset has passed: the week rolled over");
-    }
+    let reset = [reset_words(s)]
+        .into_iter()
+        .chain(reset_caveats(s).into_iter().map(String::from))
+        .collect::<Vec<_>>()
+        .join("; ");
     let mut rows = vec![
         ("plannable", h(s.plannable)),
         ("remaining", h(s.remaining)),
