@@ -83,11 +83,11 @@ pub fn reservations_caption(name: &str) -> String {
 /// One accelerator's figures as (what, value) rows: the page's table of a quota state.
 pub fn state_rows(s: &QuotaState) -> Vec<(&'static str, String)> {
     let h = |x: f64| format!("{} h", fixed(x, 2));
-    let reset = [reset_words(s)]
-        .into_iter()
-        .chain(reset_caveats(s).into_iter().map(String::from))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let mut reset = reset_words(s);
+    for caveat in reset_caveats(s) {
+        reset.push_str("; ");
+        reset.push_str(caveat);
+    }
     let mut rows = vec![
         ("plannable", h(s.plannable)),
         ("remaining", h(s.remaining)),
