@@ -919,68 +919,85 @@ impl<'a> Gen<'a> {
                 .rename
                 .clone()
                 .unwrap_or_else(|| rename(&v.ident.to_string(), attrs.rename_all.as_deref(), true));
-            let inner = match &v.fields {
-                Fields::Unit => None,
-                Fields::Unnamed(f) if f.unnamed.len() == 1 => f
-                    .unnamed
-                    .first()
-                    .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new())),
-                Fields::Unnamed(f) => {
-                    let elems: Vec<String> = f
-                        .unnamed
-                        .iter()
-                        .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new()))
-                        .collect();
-                    Some(format!("[{}]", elems.join(", ")))
-                }
-                Fields::Named(f) => {
-                    let fields: Vec<&syn::Field> = f.named.iter().collect();
-                    let (body, flattened) = self.object(&fields, module, mode, &va, "    ");
-                    Some(intersect(body, flattened))
-                }
-            };
-            let tag = string_literal(&tag_value);
-            let ts = match (attrs.untagged, &attrs.tag, &attrs.content, inner) {
-                (true, _, _, None) => "null".to_string(),
-                (true, _, _, Some(inner)) => inner,
-                (false, None, _, None) => tag,
-                (false, None, _, Some(inner)) => format!("{{ {}: {inner} }}", property(&tag_value)),
-                (false, Some(t), None, None) => format!("{{ {}: {tag} }}", property(t)),
-                (false, Some(t), None, Some(inner)) => {
-                    format!("({{ {}: {tag} }} & {inner})", property(t))
-                }
-                (false, Some(t), Some(_), None) => format!("{{ {}: {tag} }}", property(t)),
-                (false, Some(t), Some(c), Some(inner)) => {
-                    format!("{{ {}: {tag}; {}: {inner} }}", property(t), property(c))
-                }
-            };
-            variants.push(ts);
+            let inner = self.variant_payload(v, module, mode, &va);
+            variants.push(tagged(&attrs, &tag_value, inner));
         }
         let mut text = jsdoc(&docs_of(&e.attrs), "");
-        let body = if variants.is_empty() {
-            "never".to_string()
-        } else if variants.iter().any(|v| v.contains('\n')) {
-            // Objects: one variant a line, an intersection in parentheses.
-            let lines: Vec<String> = variants
-                .iter()
-                .map(|v| {
-                    if v.contains(" & ") && !v.starts_with('(') {
-                        format!("\n  | ({v})")
-                    } else {
-                        format!("\n  | {v}")
-                    }
-                })
-                .collect();
-            lines.concat()
-        } else {
-            variants.join(" | ")
-        };
+        let body = union_body(&variants);
         let eq = if body.starts_with('\n') { " =" } else { " = " };
         let _ = writeln!(text, "export type {name}{eq}{body};");
         if let Some(d) = self.decls.get_mut(slot) {
             d.text = text;
         }
         name
+    }
+
+    /// The TypeScript of a variant's data (`None` for a unit variant).
+    fn variant_payload(
+        &mut self,
+        v: &syn::Variant,
+        module: &[String],
+        mode: Mode,
+        va: &Serde,
+    ) -> Option<String> {
+        match &v.fields {
+            Fields::Unit => None,
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => f
+                .unnamed
+                .first()
+                .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new())),
+            Fields::Unnamed(f) => {
+                let elems: Vec<String> = f
+                    .unnamed
+                    .iter()
+                    .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new()))
+                    .collect();
+                Some(format!("[{}]", elems.join(", ")))
+            }
+            Fields::Named(f) => {
+                let fields: Vec<&syn::Field> = f.named.iter().collect();
+                let (body, flattened) = self.object(&fields, module, mode, va, "    ");
+                Some(intersect(body, flattened))
+            }
+        }
+    }
+}
+
+/// A variant as serde writes it under the enum's tagging (external, internal, adjacent, untagged).
+fn tagged(attrs: &Serde, tag_value: &str, inner: Option<String>) -> String {
+    let tag = string_literal(tag_value);
+    match (attrs.untagged, &attrs.tag, &attrs.content, inner) {
+        (true, _, _, None) => "null".to_string(),
+        (true, _, _, Some(inner)) => inner,
+        (false, None, _, None) => tag,
+        (false, None, _, Some(inner)) => format!("{{ {}: {inner} }}", property(tag_value)),
+        (false, Some(t), None, None) => format!("{{ {}: {tag} }}", property(t)),
+        (false, Some(t), None, Some(inner)) => format!("({{ {}: {tag} }} & {inner})", property(t)),
+        (false, Some(t), Some(_), None) => format!("{{ {}: {tag} }}", property(t)),
+        (false, Some(t), Some(c), Some(inner)) => {
+            format!("{{ {}: {tag}; {}: {inner} }}", property(t), property(c))
+        }
+    }
+}
+
+/// The variants as one union: objects one a line (an intersection in parentheses), else on one line.
+fn union_body(variants: &[String]) -> String {
+    if variants.is_empty() {
+        "never".to_string()
+    } else if variants.iter().any(|v| v.contains('\n')) {
+        let lines: Vec<String> = variants
+            .iter()
+            .map(|v| {
+                if v.contains(" & ") && !v.starts_with('(') {
+                    format!("\n  | ({v})")
+                } else {
+                    format!("\n  | {v}")
+                }
+            })
+            .collect();
+        lines.concat()
+    } else {
+        variants.join(" | ")
     }
 }
 
@@ -1178,13 +1195,18 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
     if !g.errors.is_empty() {
         return Err(g.errors);
     }
+    Ok(declarations_file(&fns, &finding, &g.decls))
+}
+
+/// The file: its header, the functions, the generic advisor types, then every declared type.
+fn declarations_file(fns: &str, finding: &str, decls: &[Declared]) -> String {
     let mut out = String::from(
         "// The kgadvise npm package's declarations, generated by js/build.rs from kgadvise-core's request\n\
          // and report types (do not edit: scripts/build-npm.sh writes this file).\n\n\
          export * from './base.js';\n\
          import type { Input } from './base.js';\n\n",
     );
-    out.push_str(&fns);
+    out.push_str(fns);
     out.push_str(&jsdoc(
         &["The request of an advisor this build's core does not answer yet.".into()],
         "",
@@ -1199,11 +1221,11 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
         "export interface AdvisorReport {{\n  schema: string;\n  findings: {}[];\n  [key: string]: unknown;\n}}\n",
         finding
     );
-    for d in &g.decls {
+    for d in decls {
         out.push_str(&d.text);
         out.push('\n');
     }
-    Ok(out)
+    out
 }
 
 /// Declarations of every struct and enum of the crate named `*<suffix>`, as input or output: proof that
