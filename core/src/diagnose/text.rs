@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::diagnose::verdict::{DiagnoseReport, GpuReport};
 use crate::rulebook::finding::render_text;
+use crate::text::count::counted;
 use crate::text::number::fixed;
 use crate::text::table::TextTable;
 
@@ -31,6 +32,26 @@ pub struct DiagnoseWords {
 }
 
 impl DiagnoseReport {
+    /// The quota the observed span cost, the page's line under the verdicts.
+    pub fn wasted_sentence(&self) -> Option<String> {
+        self.wasted_quota_hours
+            .map(|h| format!("Quota hours spent by the observed span: {} h", fixed(h, 2)))
+    }
+
+    /// What the log was read as: "Read as: csv (172,801 lines)".
+    pub fn formats_sentence(&self) -> String {
+        format!(
+            "Read as: {} ({})",
+            self.formats.join(", "),
+            counted(self.lines as u64, "line", "lines")
+        )
+    }
+
+    /// The heading of the lines the readers could not read, with their count.
+    pub fn diagnostics_heading(&self) -> String {
+        format!("Lines not read ({} in all)", self.diagnostics_total)
+    }
+
     /// The answer's text; `interval_input` is how the surface names the sampling-interval input
     /// (`--interval-s`, `interval_s`), which a log without timestamps needs.
     pub fn text_naming(&self, interval_input: &str) -> String {

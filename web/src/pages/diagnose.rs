@@ -501,9 +501,9 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
         .iter()
         .map(|v| view! { <li class=format!("verdict-card verdict-{v}")><code>{*v}</code></li> })
         .collect_view();
-    let wasted = r.wasted_quota_hours.map(|h| {
-        view! { <p class="wasted">{format!("Quota hours spent by the observed span: {} h", fixed(h, 2))}</p> }
-    });
+    let wasted = r
+        .wasted_sentence()
+        .map(|w| view! { <p class="wasted">{w}</p> });
     let gpus = r.gpus.clone();
     let rows: Vec<Vec<Cell>> = gpus
         .iter()
@@ -530,7 +530,7 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
         .collect_view();
     let diagnostics = (!r.diagnostics.is_empty()).then(|| {
         view! {
-            <h3>{format!("Lines not read ({} in all)", r.diagnostics_total)}</h3>
+            <h3>{r.diagnostics_heading()}</h3>
             {text_list(
                 "diagnostics",
                 r.diagnostics.iter().map(|d| format!("line {}: {}", d.line, d.message)).collect(),
@@ -554,7 +554,7 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
             {(!notes.is_empty()).then(|| text_list("notes", notes))}
             {diagnostics}
             <p class="formats">
-                {format!("Read as: {} ({})", r.formats.join(", "), counted(r.lines as u64, "line", "lines"))}
+                {r.formats_sentence()}
             </p>
             <RulesUsed rules=r.rules.clone() />
         </div>
