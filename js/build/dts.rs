@@ -797,14 +797,7 @@ impl<'a> Gen<'a> {
                 let fields: Vec<&syn::Field> = f.named.iter().collect();
                 self.object(&fields, module, mode, &attrs, "  ")
             }
-            Fields::Unnamed(f) => {
-                let elems: Vec<String> = f
-                    .unnamed
-                    .iter()
-                    .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new()))
-                    .collect();
-                (format!("[{}]", elems.join(", ")), Vec::new())
-            }
+            Fields::Unnamed(f) => (self.tuple(f, module, mode), Vec::new()),
             Fields::Unit => ("null".into(), Vec::new()),
         };
         let mut text = jsdoc(&docs_of(&s.attrs), "");
@@ -932,6 +925,16 @@ impl<'a> Gen<'a> {
         name
     }
 
+    /// A tuple struct's or variant's fields as a TypeScript tuple (serde writes them as an array).
+    fn tuple(&mut self, f: &syn::FieldsUnnamed, module: &[String], mode: Mode) -> String {
+        let elems: Vec<String> = f
+            .unnamed
+            .iter()
+            .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new()))
+            .collect();
+        format!("[{}]", elems.join(", "))
+    }
+
     /// The TypeScript of a variant's data (`None` for a unit variant).
     fn variant_payload(
         &mut self,
@@ -946,14 +949,7 @@ impl<'a> Gen<'a> {
                 .unnamed
                 .first()
                 .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new())),
-            Fields::Unnamed(f) => {
-                let elems: Vec<String> = f
-                    .unnamed
-                    .iter()
-                    .map(|field| self.ts(&field.ty, module, mode, &BTreeMap::new()))
-                    .collect();
-                Some(format!("[{}]", elems.join(", ")))
-            }
+            Fields::Unnamed(f) => Some(self.tuple(f, module, mode)),
             Fields::Named(f) => {
                 let fields: Vec<&syn::Field> = f.named.iter().collect();
                 let (body, flattened) = self.object(&fields, module, mode, va, "    ");

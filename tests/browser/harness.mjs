@@ -2,9 +2,21 @@
 // web/dist at $APP_URL (scripts/test-browser.sh), and guards that fail a test on any console error, any
 // uncaught page error (a panic included) or any request to a host other than the local server.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 export const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8765/';
+
+// The CLI binary as cargo built it (scripts/test-browser.sh asks cargo for its path: no fixed target/ folder,
+// so CARGO_TARGET_DIR works); the parity tests compare the page with its --json.
+export function cliBin() {
+  const bin = process.env.KGADVISE_BIN;
+  if (!bin || !existsSync(bin)) {
+    throw new Error(`KGADVISE_BIN is ${bin ? `${bin}, which does not exist` : 'not set'}: run the browser tests with ` +
+      'scripts/test-browser.sh, which builds the kgadvise CLI with cargo and exports its path');
+  }
+  return bin;
+}
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

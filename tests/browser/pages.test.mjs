@@ -6,19 +6,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, openPage, text, APP_URL } from './harness.mjs';
+import { launch, openPage, text, APP_URL, cliBin } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures');
 const fixture = p => path.join(FIXTURES, p);
-const BIN = process.env.KGADVISE_BIN;
-if (!BIN || !existsSync(BIN)) {
-  throw new Error(`KGADVISE_BIN is ${BIN ? `${BIN}, which does not exist` : 'not set'}: run the browser tests with ` +
-    'scripts/test-browser.sh, which builds the kgadvise CLI with cargo and exports its path');
-}
+const BIN = cliBin();
 
 let browser;
 before(async () => { browser = await launch(); });

@@ -4,19 +4,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, openPage, APP_URL } from './harness.mjs';
+import { launch, openPage, APP_URL, cliBin } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// The CLI binary as cargo built it (scripts/test-browser.sh asks cargo for its path: no fixed target/ folder,
-// so CARGO_TARGET_DIR works).
-const BIN = process.env.KGADVISE_BIN;
-if (!BIN || !existsSync(BIN)) {
-  throw new Error(`KGADVISE_BIN is ${BIN ? `${BIN}, which does not exist` : 'not set'}: run the browser tests with ` +
-    'scripts/test-browser.sh, which builds the kgadvise CLI with cargo and exports its path');
-}
+const BIN = cliBin();
 
 let browser;
 before(async () => { browser = await launch(); });
