@@ -545,7 +545,11 @@ pub fn render_rules_markdown() -> String {
             r.severity
         ));
     }
+    out.push_str(
+        "- [Departures](#departures): where kgadvise departs from a seed or kgkit on purpose\n",
+    );
     out.push_str("- [Notes](#notes): advice shown beside the answers\n");
+    out.push_str(&departures_markdown(&rules));
     for r in rules {
         out.push_str(&format!(
             "\n## {}\n\n**{}** — severity {}\n\n{}",
@@ -565,6 +569,42 @@ pub fn render_rules_markdown() -> String {
             n.source,
             n.as_of
         ));
+    }
+    out
+}
+
+/// The departures section of docs/rules.md: each rule whose doc says it departs from a seed or from
+/// kgkit on purpose, with the sentences of its `what` that say so (and why).
+fn departures_markdown(rules: &[&RuleDoc]) -> String {
+    let mut out = String::from(
+        "\n## Departures\n\nWhere kgadvise departs on purpose from a seed (KG, CE) or from kgkit's behaviour, \
+         and why; each rule's own section says the same.\n\n",
+    );
+    for r in rules {
+        let said: Vec<&str> = r
+            .what
+            .split_inclusive(". ")
+            .map(str::trim)
+            .filter(|s| {
+                let s = s.to_ascii_lowercase();
+                [
+                    "departs from",
+                    "departure from kgkit",
+                    "departure from the seed",
+                ]
+                .iter()
+                .any(|p| s.contains(p))
+            })
+            .collect();
+        if !said.is_empty() {
+            out.push_str(&format!(
+                "- [{}](#{}) {}: {}\n",
+                r.id,
+                r.id.to_ascii_lowercase(),
+                r.title,
+                said.join(" ")
+            ));
+        }
     }
     out
 }
