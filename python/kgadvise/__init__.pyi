@@ -148,6 +148,7 @@ def tpu(
     tpu_remaining: Optional[float] = None,
     refresh_at: Optional[Time] = None,
     quota: Optional[Text] = None,
+    quota_read_at: Optional[Time] = None,
     now: Optional[Time] = None,
     set: Optional[Overrides] = None,
 ) -> Report:

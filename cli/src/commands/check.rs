@@ -53,8 +53,9 @@ pub struct Args {
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the --quota figure.
     #[arg(long, value_name = "FILE", requires = "quota")]
     pub runs: Option<String>,
-    /// When the --quota figure was read (RFC 3339 or a date; default: the file's modification time): the
-    /// --runs reservations count from it. kgkit's fetched_at wins.
+    /// When the --quota figure was read (RFC 3339 or a date; default: the file's modification time, now
+    /// for stdin): the --runs reservations count from it, and an older figure is NOT LIVE. kgkit's
+    /// fetched_at wins.
     #[arg(long, value_name = "TIME", requires = "quota")]
     pub quota_read_at: Option<String>,
     /// The -t cap the push will use, in whole seconds.
@@ -185,8 +186,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .as_deref()
         .map(|path| super::quota::quota_input("check", path, false, args.quota_read_at.as_deref()))
         .transpose()?;
-    let (quota, quota_read_at) = match quota {
-        Some(q) => (Some(q.text), q.read_at),
+    let (quota_read_at, quota) = match quota {
+        Some(q) => (q.read_at_or_now(global)?, Some(q.text)),
         None => (None, None),
     };
     let runs = args

@@ -91,6 +91,19 @@ pub fn quota_input(
     })
 }
 
+impl QuotaInput {
+    /// When the figure was read, for a request with `quotaReadAt` and no `live` (check, tpu): the
+    /// answer's now when it was read just now.
+    pub fn read_at_or_now(&self, global: &Global) -> Result<Option<String>, CliError> {
+        if self.live {
+            return Ok(Some(
+                global.now()?.to_rfc3339_opts(SecondsFormat::AutoSi, true),
+            ));
+        }
+        Ok(self.read_at.clone())
+    }
+}
+
 /// How the request fields read from files are named in errors: the file (stdin as `stdin`).
 pub fn file_fields<'a>(
     quota: Option<&'a str>,

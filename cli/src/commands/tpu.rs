@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use kgadvise_core::quota::tpu::{self, TpuRequest};
 use kgadvise_core::text::number::shortest;
 
-use crate::commands::quota::{file_fields, read_input};
+use crate::commands::quota::{file_fields, quota_input};
 use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
@@ -36,20 +36,30 @@ pub struct Args {
     /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.
     #[arg(long, value_name = "FILE")]
     pub quota: Option<String>,
+    /// When the --quota figure was read (RFC 3339 or a date; default: the file's modification time, now
+    /// for stdin): an older figure is NOT LIVE. kgkit's fetched_at wins.
+    #[arg(long, value_name = "TIME", requires = "quota")]
+    pub quota_read_at: Option<String>,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let quota = args
+        .quota
+        .as_deref()
+        .map(|p| quota_input("tpu", p, false, args.quota_read_at.as_deref()))
+        .transpose()?;
+    let quota_read_at = match &quota {
+        Some(q) => q.read_at_or_now(global)?,
+        None => None,
+    };
     let request = TpuRequest {
         t4_hours: Some(args.t4_hours),
         gpu_plannable: args.gpu_plannable,
         queue_hours: args.queue_hours,
         tpu_remaining: args.tpu_remaining,
         refresh_at: args.refresh_at.clone(),
-        quota: args
-            .quota
-            .as_deref()
-            .map(|p| read_input("tpu", "quota", p))
-            .transpose()?,
+        quota: quota.map(|q| q.text),
+        quota_read_at,
         now: global.now.clone(),
         set: global.overrides(),
     };

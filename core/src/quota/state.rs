@@ -767,10 +767,16 @@ fn not_live(run: &QuotaRun, _: &Thresholds, out: &mut Findings) {
         }
         _ => "the input does not say when the figure was read".to_string(),
     };
+    // What the figure cannot show: hours spent since it was read.
+    let unseen = if run.ledger.is_some() {
+        "runs logged since are counted, sessions started since from the website or another machine are not"
+    } else {
+        "no runs log given: no hours spent since are counted"
+    };
     out.add(
         rule::KQ001,
         format!(
-            "NOT LIVE: {why}; live limit {} min; runs logged since are counted, sessions started elsewhere are not",
+            "NOT LIVE: {why}; live limit {} min; {unseen}",
             shortest(run.live_limit)
         ),
     );

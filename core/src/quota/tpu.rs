@@ -50,6 +50,9 @@ pub struct TpuRequest {
     /// The quota as text, in any form the `quota` advisor reads: the GPU and TPU plannable hours and the
     /// reset, where not given above.
     pub quota: Option<String>,
+    /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing). kgkit's
+    /// `fetched_at` wins when the quota has one; without either, the figure's age is unknown: not live.
+    pub quota_read_at: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     pub now: Option<String>,
     /// Threshold overrides.
@@ -122,6 +125,10 @@ struct TpuInput {
     tpu_plannable: Option<f64>,
     queue_hours: Option<f64>,
     next_reset: Option<DateTime<Utc>>,
+    /// KQ001 of the `quota` reading, when it is not live.
+    quota_not_live: Option<Finding>,
+    /// A `quota` reading was given with no TPU row (and no `tpuRemaining`): KQ035.
+    quota_without_tpu: bool,
 }
 
 impl TpuInput {
@@ -157,13 +164,29 @@ impl TpuInput {
                 .map(|t| parse_time(t, DateRole::Instant))
                 .transpose()
                 .map_err(|e| RequestError::new("refreshAt", e))?,
+            quota_not_live: None,
+            quota_without_tpu: false,
         };
         if let Some(text) = request.quota.as_deref() {
             let quota = QuotaText {
                 quota: text,
+                read_at: request.quota_read_at.as_deref(),
                 ..QuotaText::default()
             }
-            .state(now, thresholds)?;
+            .state(now, thresholds)
+            .map_err(|e| match e.field.as_str() {
+                "readAt" => RequestError {
+                    field: "quotaReadAt".into(),
+                    ..e
+                },
+                _ => e,
+            })?;
+            input.quota_without_tpu = quota.tpu.is_none() && input.tpu_plannable.is_none();
+            input.quota_not_live = quota
+                .findings
+                .iter()
+                .find(|f| f.rule == rule::KQ001.as_str())
+                .cloned();
             if let Some(g) = &quota.gpu {
                 input.gpu_plannable = input.gpu_plannable.or(Some(g.plannable));
                 input.next_reset = input.next_reset.or(Some(g.next_reset));
@@ -202,6 +225,8 @@ struct TpuRun {
     tpu_plannable: f64,
     tpu_finish: DateTime<Utc>,
     choice: TpuChoice,
+    quota_not_live: Option<Finding>,
+    quota_without_tpu: bool,
 }
 
 impl TpuRun {
@@ -260,6 +285,8 @@ impl TpuRun {
             } else {
                 TpuChoice::Gpu
             },
+            quota_not_live: input.quota_not_live.clone(),
+            quota_without_tpu: input.quota_without_tpu,
         }
     }
 
@@ -335,6 +362,8 @@ fn gpu_finish(
 /// The TPU rules, in the order their findings are added.
 const TPU_RULES: &[fn(&TpuRun, &mut Findings)] = &[
     earlier_finish,
+    quota_reading_not_live,
+    tpu_hours_assumed,
     tpu_quota_short,
     tpu_sessions_queue_again,
     validate_before_queueing,
@@ -395,6 +424,28 @@ fn earlier_finish(run: &TpuRun, out: &mut Findings) {
             run.choice.as_str().to_ascii_uppercase(),
             run.reason()
         )),
+    );
+}
+
+/// KQ001: the quota reading the answer is built on is not live.
+fn quota_reading_not_live(run: &TpuRun, out: &mut Findings) {
+    if let Some(finding) = &run.quota_not_live {
+        out.push(finding.clone());
+    }
+}
+
+/// KQ035: the quota reading has no TPU row: the TPU's hours are the facts' weekly ones, assumed.
+fn tpu_hours_assumed(run: &TpuRun, out: &mut Findings) {
+    if !run.quota_without_tpu {
+        return;
+    }
+    out.uses(fact::QUOTA_TPU_WEEKLY_HOURS);
+    out.add(
+        rule::KQ035,
+        format!(
+            "the quota reading has no TPU row and no --tpu-remaining was given: the TPU's {} h are the full weekly hours, assumed; the choice and the TPU finish rest on them",
+            shortest(run.tpu_plannable)
+        ),
     );
 }
 

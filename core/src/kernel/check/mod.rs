@@ -16,7 +16,7 @@ use crate::kernel::metadata::{self, KernelMetadata};
 use crate::quota;
 use crate::request::{Overrides, RequestError, now_of};
 use crate::rulebook::finding::{Finding, has_errors};
-use crate::rulebook::ids::threshold;
+use crate::rulebook::ids::{rule, threshold};
 use crate::rulebook::report::{Findings, Report};
 use crate::rulebook::{AcceleratorKind, ShapeStatus, Thresholds, rulebook};
 use crate::text::number::shortest;
@@ -166,6 +166,8 @@ struct CheckRun<'a> {
     /// Where the GPU figure came from, if one was given: a TPU push without a TPU figure says its
     /// quota is unknown instead of being judged on it.
     gpu_figure: Option<GpuFigure>,
+    /// KQ001 of the quota reading the cap is judged on, when that reading is not live.
+    quota_not_live: Option<Finding>,
     timeout_seconds: Option<u64>,
     code_competition: bool,
 }
@@ -197,11 +199,15 @@ const RULES: &[fn(&CheckRun, &mut Findings)] = &[
     push::missing_code_file,
     push::blank_code_file,
     push::big_code_file,
+    push::notebook_big_with_outputs,
     push::source_still_running,
+    push::pinned_source_while_running,
     push::concurrency_limit,
     push::quota_below_cap,
+    push::quota_reading_not_live,
     push::tpu_quota_unknown,
     push::no_cap,
+    push::cap_past_session_limit,
     push::downloads_weights,
     form::public_kernel,
     push::internet_in_code_competition,
@@ -258,7 +264,7 @@ impl<'a> CheckRun<'a> {
                 ));
             }
         }
-        let (quota_gpu, quota_tpu) = quota_plannable(request, now, &thresholds)?;
+        let (quota_gpu, quota_tpu, quota_not_live) = quota_plannable(request, now, &thresholds)?;
         let meta = metadata::read_metadata(&request.metadata, &thresholds)?;
         let code = code_file(request, &meta);
         let analysis = match code {
@@ -299,6 +305,9 @@ impl<'a> CheckRun<'a> {
                 (None, Some(_)) => Some(GpuFigure::Reading),
                 (None, None) => None,
             },
+            // A figure that both `plannable` and `plannableTpu` override judges nothing.
+            quota_not_live: quota_not_live
+                .filter(|_| request.plannable.is_none() || request.plannable_tpu.is_none()),
             timeout_seconds: request.timeout_seconds,
             code_competition: request.code_competition,
         })
@@ -318,13 +327,17 @@ impl<'a> CheckRun<'a> {
     }
 }
 
+/// What a check reads of its quota reading: plannable GPU and TPU hours, and KQ001 when not live.
+type QuotaFigures = (Option<f64>, Option<f64>, Option<Finding>);
+
 /// Plannable (GPU, TPU) hours of the request's quota reading, read as the quota advisor reads it (its
-/// runs log reserving hours of it). Errors name the `quota` field and the line.
+/// runs log reserving hours of it), and its KQ001 when it is not live. Errors name the `quota` field
+/// and the line.
 fn quota_plannable(
     request: &CheckRequest,
     now: DateTime<Utc>,
     thresholds: &Thresholds,
-) -> Result<(Option<f64>, Option<f64>), RequestError> {
+) -> Result<QuotaFigures, RequestError> {
     let Some(text) = &request.quota else {
         if request.runs.is_some() {
             return Err(RequestError::new(
@@ -332,7 +345,7 @@ fn quota_plannable(
                 "expected with a quota reading: in-flight runs reserve hours of it",
             ));
         }
-        return Ok((None, None));
+        return Ok((None, None, None));
     };
     let reading = quota::read_quota(text).map_err(|e| match e.line {
         Some(line) => RequestError::at_line("quota", line, e.message),
@@ -353,6 +366,10 @@ fn quota_plannable(
     Ok((
         state.gpu.as_ref().map(|q| q.plannable),
         state.tpu.as_ref().map(|q| q.plannable),
+        state
+            .findings
+            .into_iter()
+            .find(|f| f.rule == rule::KQ001.as_str()),
     ))
 }
 

@@ -178,6 +178,16 @@ pub(super) fn quota_below_cap(run: &CheckRun, out: &mut Findings) {
     );
 }
 
+/// KQ001: the quota reading the cap is judged on is not live: an accelerator push commits hours on it.
+pub(super) fn quota_reading_not_live(run: &CheckRun, out: &mut Findings) {
+    if run.accelerator == Accelerator::Cpu {
+        return;
+    }
+    if let Some(finding) = &run.quota_not_live {
+        out.push(finding.clone());
+    }
+}
+
 /// KM028: a TPU push with quota hours given for the GPU only: its cap is not judged on them.
 pub(super) fn tpu_quota_unknown(run: &CheckRun, out: &mut Findings) {
     if run.accelerator != Accelerator::Tpu || run.plannable_tpu.is_some() {

@@ -218,11 +218,12 @@ fn a_tpu_push_is_judged_on_tpu_hours_or_says_they_are_unknown() {
             "\"enable_gpu\": false, \"enable_tpu\": true",
         )
         .replace("NvidiaTeslaT4", "TpuV5E8");
-    // KM014 (no torch_xla image) fires on every TPU push here: only the quota's findings are looked at.
+    // KM014 (no torch_xla image) fires on every TPU push here, KQ001 on every reading without a time:
+    // only the cap's quota findings are looked at.
     let quota_rules = |r: &CheckReport| -> Vec<String> {
         rules_of(r)
             .into_iter()
-            .filter(|id| *id != "KM014")
+            .filter(|id| *id != "KM014" && *id != "KQ001")
             .map(str::to_string)
             .collect()
     };
@@ -252,6 +253,8 @@ fn a_tpu_push_is_judged_on_tpu_hours_or_says_they_are_unknown() {
         ..request(&tpu, None)
     }));
     assert_eq!(quota_rules(&cached), vec!["KM028"], "{:?}", cached.findings);
+    // kgkit's cache without fetched_at: its age is unknown, so KQ001 says it is not live.
+    assert!(rules_of(&cached).contains(&"KQ001"));
     // The TPU figure decides, whatever the GPU one says.
     let low_tpu = "resource,used,remaining,total,refreshAt\nGPU,0.00h,30.00h,30.00h,2026-12-05T00:00:00\nTPU,19.00h,1.00h,20.00h,2026-12-05T00:00:00\n";
     let r = run(&push(CheckRequest {
