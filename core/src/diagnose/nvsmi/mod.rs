@@ -743,14 +743,15 @@ impl LogParser {
             self.mode = Mode::Csv(state);
             return;
         }
-        if let Mode::Csv(state) = &mut self.mode {
-            state.bad_row(line, n, out);
-            return;
-        }
+        // Before the CSV layout's bad-row check: a training log's OOM often follows the rows it sampled.
         if out.oom_line.is_none()
             && (line.contains("out of memory") || line.contains("OutOfMemoryError"))
         {
             out.oom_line = Some(n);
+            return;
+        }
+        if let Mode::Csv(state) = &mut self.mode {
+            state.bad_row(line, n, out);
             return;
         }
         out.diag(

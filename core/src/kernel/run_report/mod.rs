@@ -178,6 +178,7 @@ const RULES: &[fn(&RunContext, &mut Findings)] = &[
     rules::deadline,
     rules::pruned,
     rules::failed_folds,
+    rules::out_of_gpu_memory,
     rules::disk_full,
     rules::too_short,
     rules::every_gpu_idle,
@@ -190,6 +191,7 @@ const RULES: &[fn(&RunContext, &mut Findings)] = &[
 /// given, a finding the report already gave is not repeated).
 const SESSION_RULES: &[fn(&session::Session, &Thresholds, &mut Findings)] = &[
     session_rules::kernel_error,
+    session_rules::out_of_gpu_memory,
     session_rules::stopped_by_cap,
     session_rules::disk_full,
     session_rules::not_finished,

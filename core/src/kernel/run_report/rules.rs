@@ -176,11 +176,14 @@ pub(super) fn failed_folds(run: &RunContext, out: &mut Findings) {
         .max(1.0) as usize;
     for (job, raw) in run.jobs.iter().zip(&run.job_objects) {
         let errors = raw.get("errors").and_then(Value::as_object);
-        for f in job
-            .folds
-            .iter()
-            .filter(|f| f.outcome == FoldOutcome::Failed)
-        {
+        for f in job.folds.iter().filter(|f| {
+            // A GPU out of memory is KR015: a CPU smoke run would not reproduce it.
+            f.outcome == FoldOutcome::Failed
+                && error_log(errors, &f.fold)
+                    .as_deref()
+                    .and_then(session::gpu_oom_line)
+                    .is_none()
+        }) {
             let rc = f
                 .returncode
                 .map(|c| format!(", exit code {c}"))
@@ -196,6 +199,28 @@ pub(super) fn failed_folds(run: &RunContext, out: &mut Findings) {
             };
             out.uses(threshold::RUN_REPORT_LOG_TAIL_LINES);
             out.add(rule::KR007, ev);
+        }
+    }
+}
+
+/// KR015: a failed fold's log says the GPU ran out of memory.
+pub(super) fn out_of_gpu_memory(run: &RunContext, out: &mut Findings) {
+    for (job, raw) in run.jobs.iter().zip(&run.job_objects) {
+        let errors = raw.get("errors").and_then(Value::as_object);
+        for f in job
+            .folds
+            .iter()
+            .filter(|f| f.outcome == FoldOutcome::Failed)
+        {
+            let Some(log) = error_log(errors, &f.fold) else {
+                continue;
+            };
+            if let Some(line) = session::gpu_oom_line(&log) {
+                out.add(
+                    rule::KR015,
+                    format!("{} fold {}: \"{line}\"", job.name, f.fold),
+                );
+            }
         }
     }
 }

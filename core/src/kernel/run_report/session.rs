@@ -31,6 +31,14 @@ pub(super) const EXPECTED_LOG: &str = "the kernel's log (the <slug>.log of `kagg
 /// The text a full disk writes (errno 28, ENOSPC).
 const DISK_FULL: &str = "No space left on device";
 
+/// What a GPU out-of-memory error writes: PyTorch's message and exception, the CUDA driver's error
+/// (JAX, TensorFlow, CuPy).
+const GPU_OOM: [&str; 3] = [
+    "CUDA out of memory",
+    "OutOfMemoryError",
+    "CUDA_ERROR_OUT_OF_MEMORY",
+];
+
 /// What Kaggle's status says of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -134,6 +142,8 @@ pub(super) struct Session {
     pub(super) summary: SessionSummary,
     /// The first log line that says the disk is full.
     pub(super) disk_full: Option<String>,
+    /// The first log line that says the GPU ran out of memory.
+    pub(super) gpu_oom: Option<String>,
 }
 
 /// The status line read from a `kaggle kernels status` text.
@@ -172,6 +182,7 @@ pub(super) fn read_session(
         unreadable,
         tail,
         disk_full,
+        gpu_oom,
         ..
     } = reader;
     let (kernel, status, failure) = match status {
@@ -193,6 +204,7 @@ pub(super) fn read_session(
             log_tail: tail.into_iter().collect(),
         },
         disk_full,
+        gpu_oom,
     })
 }
 
@@ -298,6 +310,7 @@ struct LogReader {
     unreadable: Vec<usize>,
     tail: VecDeque<String>,
     disk_full: Option<String>,
+    gpu_oom: Option<String>,
 }
 
 impl LogReader {
@@ -310,6 +323,7 @@ impl LogReader {
             unreadable: Vec::new(),
             tail: VecDeque::new(),
             disk_full: None,
+            gpu_oom: None,
         }
     }
 
@@ -376,11 +390,25 @@ impl LogReader {
         if self.disk_full.is_none() && shown.contains(DISK_FULL) {
             self.disk_full = Some(shown.trim().to_string());
         }
+        if self.gpu_oom.is_none() && is_gpu_oom(shown) {
+            self.gpu_oom = Some(shown.trim().to_string());
+        }
         if self.tail.len() == self.tail_lines {
             self.tail.pop_front();
         }
         self.tail.push_back(shown.to_string());
     }
+}
+
+/// True when a log line says the GPU ran out of memory (not a notebook traceback's header line, which
+/// names the exception before the message that says how much was asked).
+fn is_gpu_oom(line: &str) -> bool {
+    GPU_OOM.iter().any(|m| line.contains(m)) && !line.contains("Traceback (most recent call last)")
+}
+
+/// The first line of a text that says the GPU ran out of memory.
+pub(super) fn gpu_oom_line(text: &str) -> Option<&str> {
+    text.lines().find(|l| is_gpu_oom(l)).map(str::trim)
 }
 
 /// The first line of a text that says the disk is full.

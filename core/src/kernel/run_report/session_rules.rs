@@ -41,7 +41,8 @@ fn log_tail(s: &SessionSummary, lines: usize) -> String {
 /// KR011: Kaggle says the kernel failed; its failure message, its hours and its log tail.
 pub(super) fn kernel_error(session: &Session, _: &Thresholds, out: &mut Findings) {
     let s = &session.summary;
-    if s.outcome != Some(KernelOutcome::Error) {
+    // A GPU out of memory is KR015: a CPU reproduction would not show it.
+    if s.outcome != Some(KernelOutcome::Error) || session.gpu_oom.is_some() {
         return;
     }
     out.uses(threshold::RUN_REPORT_LOG_TAIL_LINES);
@@ -54,6 +55,22 @@ pub(super) fn kernel_error(session: &Session, _: &Thresholds, out: &mut Findings
     }
     parts.push(log_tail(s, s.log_tail.len()));
     out.add(rule::KR011, parts.join("; "));
+}
+
+/// KR015 for a kernel without kg_run.json: it failed, and its log says the GPU ran out of memory.
+pub(super) fn out_of_gpu_memory(session: &Session, _: &Thresholds, out: &mut Findings) {
+    let s = &session.summary;
+    let Some(line) = &session.gpu_oom else {
+        return;
+    };
+    if s.outcome != Some(KernelOutcome::Error) {
+        return;
+    }
+    let mut parts = vec![status_said(s), format!("the kernel's log: \"{line}\"")];
+    if let Some(hours) = s.hours {
+        parts.push(format!("it failed after {} of session", h(hours)));
+    }
+    out.add(rule::KR015, parts.join("; "));
 }
 
 /// KR005 for a kernel without kg_run.json: cancelled, or its log ends at about the cap. Where the log

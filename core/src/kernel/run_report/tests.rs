@@ -72,7 +72,7 @@ fn deadline_failed_pruned_and_unfinished() {
         json!({"fold": 1, "status": "failed", "returncode": 1, "seconds": 60});
     v["jobs"][0]["fold_status"]["2"] = json!({"fold": 2, "status": "timeout", "killed": true});
     v["jobs"][0]["fold_status"]["3"] = json!({"fold": 3, "status": "pruned", "seconds": 900});
-    v["jobs"][0]["errors"] = json!({"1": "Traceback\n  File x\nRuntimeError: CUDA out of memory"});
+    v["jobs"][0]["errors"] = json!({"1": "Traceback\n  File x\nRuntimeError: shape mismatch"});
     v["deadline_hit"] = json!(true);
     let r = run(&v);
     let rs = rules(&r);
@@ -81,7 +81,7 @@ fn deadline_failed_pruned_and_unfinished() {
     }
     let failed = r.findings.iter().find(|f| f.rule == "KR007").unwrap();
     assert!(
-        failed.evidence.contains("CUDA out of memory"),
+        failed.evidence.contains("RuntimeError: shape mismatch"),
         "{}",
         failed.evidence
     );
@@ -509,4 +509,17 @@ fn a_report_and_a_kernel_together_do_not_repeat_a_finding() {
     );
     assert_eq!(r.jobs.len(), 1);
     assert!(r.session.is_some());
+}
+
+#[test]
+fn a_fold_out_of_gpu_memory_is_kr015_not_kr007() {
+    let mut v = healthy();
+    v["jobs"][0]["fold_status"]["1"] =
+        json!({"fold": 1, "status": "failed", "returncode": 1, "seconds": 60});
+    v["jobs"][0]["errors"] = json!({"1": "Traceback\n  File x\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"});
+    let r = run(&v);
+    let rs = rules(&r);
+    assert!(rs.contains(&"KR015") && !rs.contains(&"KR007"), "{rs:?}");
+    let oom = r.findings.iter().find(|f| f.rule == "KR015").unwrap();
+    assert!(oom.evidence.contains("fold 1") && oom.evidence.contains("Tried to allocate"));
 }
