@@ -629,7 +629,12 @@ fn compute_bound(run: &Run, out: &mut Findings) {
         )),
         _ => None,
     };
-    let by_util = run.all_busy_compute_bound().then(|| {
+    // The rates decide when they can (CE §2): a loop rate against the compute-only rate, or a loader
+    // slower than the step; a high utilisation then adds nothing, least of all a contradiction.
+    let rates = run.rates();
+    let rates_decide = rates.loop_rate.is_some() && rates.compute_rate.is_some()
+        || run.data_and_compute().is_some_and(|(d, c)| d < c);
+    let by_util = (!rates_decide && run.all_busy_compute_bound()).then(|| {
         format!(
             "every busy GPU above {} % ({above}): {}",
             fmt_num(run.t.get(above)),
