@@ -10,7 +10,7 @@ use crate::rulebook::finding::Finding;
 use crate::rulebook::ids::{FactId, entry, fact, rule, threshold};
 use crate::rulebook::report::{Findings, Report};
 use crate::rulebook::{Thresholds, rulebook};
-use crate::text::number::shortest;
+use crate::text::number::{fixed, shortest};
 
 pub const CAP_SCHEMA: &str = "kgadvise.cap/1";
 
@@ -104,6 +104,9 @@ struct CapRun {
     limit_hours: f64,
     sessions: u32,
     timeout_seconds: u64,
+    /// A kernel of your own whose cap at `factor` passed the session limit while the limit is still
+    /// inside the recommended range: the factor first asked for (the cap is then the session).
+    trimmed_from: Option<f64>,
 }
 
 fn seconds(hours: f64) -> u64 {
@@ -193,8 +196,19 @@ impl CapRun {
                 full_cv_hours(fold_hours, folds, gpus, thresholds)
             }
         };
-        let cap_hours = factor * estimate_hours;
         let limit_hours = rulebook().fact_value(session_limit(request.tpu));
+        // KG §1: cap at 1.3-1.5x. A kernel of your own whose range reaches the session limit runs in one
+        // session capped at the limit; splitting it would cost a restart for nothing.
+        let lowest = thresholds.get(threshold::CAP_FACTOR_MIN) * estimate_hours;
+        let trim = matches!(input, CapInput::Measured { .. })
+            && factor * estimate_hours > limit_hours + 1e-9
+            && lowest <= limit_hours + 1e-9;
+        let (trimmed_from, factor) = if trim {
+            (Some(factor), limit_hours / estimate_hours)
+        } else {
+            (None, factor)
+        };
+        let cap_hours = factor * estimate_hours;
         let sessions = if limit_hours > 0.0 {
             ((cap_hours / limit_hours) - 1e-9).ceil().max(1.0) as u32
         } else {
@@ -210,6 +224,7 @@ impl CapRun {
             limit_hours,
             sessions,
             timeout_seconds: seconds(cap_hours.min(limit_hours)),
+            trimmed_from,
         })
     }
 }
@@ -298,28 +313,74 @@ fn factor_outside_range(run: &CapRun, thresholds: &Thresholds, out: &mut Finding
     }
 }
 
-/// KQ021: a cap beyond one session, and how to resume.
+/// The session limit in words: `GPU/CPU session limit 12 h`.
+fn limit_words(run: &CapRun) -> String {
+    format!(
+        "{} session limit {} h",
+        if run.tpu { "TPU" } else { "GPU/CPU" },
+        shortest(run.limit_hours)
+    )
+}
+
+/// KQ021: a full CV through a runner beyond one session, and how to resume.
 fn more_than_one_session(run: &CapRun, out: &mut Findings) {
-    if run.sessions <= 1 {
+    if run.sessions <= 1 || !matches!(run.input, CapInput::FullCv { .. }) {
         return;
     }
-    let resume = match run.input {
-        CapInput::FullCv { .. } => {
-            "push with -t at the session limit, then rebuild with --resume-from <user>/<kernel> (finished folds skipped, timed-out folds continue)"
-        }
-        CapInput::Measured { .. } => {
-            "checkpoint inside the run and push again from the checkpoint (kernel_sources)"
-        }
-    };
     out.add(
         rule::KQ021,
         format!(
-            "cap {} h > {} session limit {} h: {} sessions of up to -t {}; {resume}",
+            "cap {} h > {}: {} sessions of up to -t {}",
             shortest(round2(run.cap_hours)),
-            if run.tpu { "TPU" } else { "GPU/CPU" },
-            shortest(run.limit_hours),
+            limit_words(run),
             run.sessions,
             run.timeout_seconds
+        ),
+    );
+}
+
+/// KQ023: a kernel of your own that fits one session capped at the limit, inside 1.3-1.5x.
+fn one_session_at_the_limit(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
+    let (Some(asked), CapInput::Measured { hours }) = (run.trimmed_from, run.input) else {
+        return;
+    };
+    out.uses(threshold::CAP_FACTOR_MIN);
+    out.add(
+        rule::KQ023,
+        format!(
+            "{} x measured {} h = {} h passes the {}; the limit is {}x the measured hours, inside {}-{}x: one session, -t {}",
+            shortest(asked),
+            shortest(hours),
+            shortest(round2(asked * hours)),
+            limit_words(run),
+            fixed(run.factor, 3),
+            shortest(thresholds.get(threshold::CAP_FACTOR_MIN)),
+            shortest(thresholds.get(threshold::CAP_FACTOR_MAX)),
+            run.timeout_seconds
+        ),
+    );
+}
+
+/// KQ024: a kernel of your own that does not fit one session even at the low end of the range.
+fn own_kernel_past_the_session(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
+    let CapInput::Measured { hours } = run.input else {
+        return;
+    };
+    if run.sessions <= 1 {
+        return;
+    }
+    let lo = thresholds.get(threshold::CAP_FACTOR_MIN);
+    out.uses(threshold::CAP_FACTOR_MIN);
+    out.uses(session_limit(run.tpu));
+    out.add(
+        rule::KQ024,
+        format!(
+            "measured {} h: even {}x ({} h) passes the {}; the run must fit in {} h of work or be split where it saves its state",
+            shortest(hours),
+            shortest(lo),
+            shortest(round2(lo * hours)),
+            limit_words(run),
+            shortest(round2(run.limit_hours / lo))
         ),
     );
 }
@@ -334,6 +395,8 @@ pub fn cap(request: &CapRequest, clock: DateTime<Utc>) -> Result<CapReport, Requ
     cap_line(&run, &thresholds, &mut out);
     factor_outside_range(&run, &thresholds, &mut out);
     more_than_one_session(&run, &mut out);
+    one_session_at_the_limit(&run, &thresholds, &mut out);
+    own_kernel_past_the_session(&run, &thresholds, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(CapReport {
         schema: CAP_SCHEMA,
@@ -406,6 +469,8 @@ mod tests {
                 1,
             ),
             (measured(10.0), 14.0, 43200, 2),
+            // 1.4 x 8.6 = 12.04 h > 12 h, but 12 h is 1.395x: one session at the limit
+            (measured(8.6), 12.0, 43200, 1),
             (tpu, 9.8, 32400, 2),
             // 5 folds of 1.5 h on 2 GPUs: 3 rounds -> 1.3 x (4.5 + 0.25) = 6.175 h
             (full_cv(1.5, 5), 6.18, 22230, 1),
@@ -427,8 +492,13 @@ mod tests {
             );
             assert_eq!(r.timeout_seconds, *secs, "{request:?}");
             assert_eq!(r.sessions, *sessions, "{request:?}");
+            let split = if r.kind == "full-cv" {
+                "KQ021"
+            } else {
+                "KQ024"
+            };
             assert_eq!(
-                r.findings.iter().any(|f| f.rule == "KQ021"),
+                r.findings.iter().any(|f| f.rule == split),
                 *sessions > 1,
                 "{request:?}"
             );
