@@ -97,22 +97,98 @@ pub(super) fn big_code_file(run: &CheckRun, out: &mut Findings) {
     out.add(rule::KM017, ev);
 }
 
-/// KM018: a kernel source still queued or running (its output is bound at push time).
+/// The biggest parts of the code file, for evidence.
+fn biggest_parts(a: &code::CodeAnalysis) -> String {
+    a.biggest
+        .iter()
+        .map(|p| format!("{} {} bytes: {}", p.part, p.bytes, p.what))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// KM031: a notebook of 1 MB or more on disk that `kaggle kernels push` sends under the limit once its
+/// outputs are cleared; kgkit's push stops before sending it.
+pub(super) fn notebook_big_with_outputs(run: &CheckRun, out: &mut Findings) {
+    let Some(a) = &run.analysis else { return };
+    let Some(sent) = a.sent_bytes else { return };
+    let limit = fact_value(fact::KERNEL_CODE_FILE_MAX_BYTES);
+    if (a.bytes as f64) < limit || (sent as f64) >= limit {
+        return;
+    }
+    out.add(
+        rule::KM031,
+        format!(
+            "{} bytes on disk >= {} bytes, {} of them in {} outputs; kaggle kernels push sends {sent} bytes without the outputs",
+            a.bytes,
+            shortest(limit),
+            a.output_bytes,
+            a.outputs
+        ),
+    );
+}
+
+/// A `kernel_sources` entry or a running kernel as (owner/slug lower-cased, pinned version).
+fn kernel_ref(s: &str) -> (String, Option<&str>) {
+    let mut parts = s.trim().splitn(3, '/');
+    let slug = [parts.next(), parts.next()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("/")
+        .to_ascii_lowercase();
+    let version = parts
+        .next()
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
+    (slug, version)
+}
+
+/// KM018: a kernel source whose output is bound while it is still being produced: an unpinned source
+/// whose kernel runs, or a pinned version that is itself the one running (a running kernel named with
+/// its version).
 pub(super) fn source_still_running(run: &CheckRun, out: &mut Findings) {
-    let norm = |s: &str| {
-        s.split('/')
-            .take(2)
-            .collect::<Vec<_>>()
-            .join("/")
-            .to_ascii_lowercase()
-    };
     for src in &run.meta.kernel_sources {
-        if run.running_kernels.iter().any(|r| norm(r) == norm(src)) {
+        let (slug, pinned) = kernel_ref(src);
+        let running = run
+            .running_kernels
+            .iter()
+            .map(|r| kernel_ref(r))
+            .any(|(s, v)| {
+                s == slug
+                    && match pinned {
+                        None => true,
+                        Some(p) => v == Some(p),
+                    }
+            });
+        if running {
             out.add(
                 rule::KM018,
                 format!("kernel_sources \"{src}\" is queued or running; its output is bound when this kernel is pushed"),
             );
         }
+    }
+}
+
+/// KM030: a pinned kernel source whose kernel runs another version: the pinned version's output is
+/// bound, not the run's.
+pub(super) fn pinned_source_while_running(run: &CheckRun, out: &mut Findings) {
+    for src in &run.meta.kernel_sources {
+        let (slug, Some(pinned)) = kernel_ref(src) else {
+            continue;
+        };
+        let Some(other) = run
+            .running_kernels
+            .iter()
+            .find(|r| matches!(kernel_ref(r), (s, v) if s == slug && v != Some(pinned)))
+        else {
+            continue;
+        };
+        out.add(
+            rule::KM030,
+            format!(
+                "kernel_sources \"{src}\" is pinned to version {pinned} while \"{other}\" is queued or running: version {pinned}'s output is bound, not the run's"
+            ),
+        );
     }
 }
 

@@ -432,8 +432,17 @@ fn running_kernels_match_without_version_and_case() {
         timeout_seconds: Some(60),
         ..request(&meta, None)
     };
-    assert!(rules_of(&run(&with(" alice/prep"))).contains(&"KM018"));
+    // Pinned to version 3: another version running binds version 3 (KM030); version 3 running blocks.
+    assert!(rules_of(&run(&with(" alice/prep"))).contains(&"KM030"));
+    assert!(!rules_of(&run(&with(" alice/prep"))).contains(&"KM018"));
+    assert!(rules_of(&run(&with("ALICE/prep/3"))).contains(&"KM018"));
     assert!(!rules_of(&run(&with("alice/prep-v2"))).contains(&"KM018"));
+    let unpinned = meta.replace("Alice/Prep/3", "Alice/Prep");
+    let with_unpinned = CheckRequest {
+        metadata: unpinned,
+        ..with(" alice/prep/7")
+    };
+    assert!(rules_of(&run(&with_unpinned)).contains(&"KM018"));
 }
 
 #[test]
