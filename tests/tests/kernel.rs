@@ -182,7 +182,8 @@ fn big_notebook_names_its_parts() {
     let ev = f["evidence"].as_str().unwrap();
     assert!(
         ev.contains("3 outputs")
-            && ev.contains("3 embedded images")
+            && ev.contains("4 embedded images")
+            && ev.contains("cell 5 (markdown)")
             && ev.contains("cell 2 (code)"),
         "{ev}"
     );

@@ -33,6 +33,10 @@ pub struct CodeAnalysis {
     pub image_bytes: u64,
     /// The biggest parts, biggest first.
     pub biggest: Vec<CodePart>,
+    /// A notebook's size as `kaggle kernels push` sends it (kaggle-cli 2.2.5 `kernels_push`: every code
+    /// cell's outputs emptied, list sources joined, the JSON written again by Python's `json.dumps`);
+    /// None for a script, which is sent as it is.
+    pub sent_bytes: Option<u64>,
 }
 
 /// Analyses a code file. `long_line` is the length from which a script line counts as a big part.
@@ -45,7 +49,9 @@ pub fn analyse(bytes: &[u8], long_line: u64) -> CodeAnalysis {
         .and_then(|text| serde_json::from_str::<Value>(text).ok())
         && let Some(Value::Array(cells)) = nb.get("cells")
     {
-        return analyse_notebook(total, cells);
+        let mut a = analyse_notebook(total, cells);
+        a.sent_bytes = Some(sent_notebook_len(&nb));
+        return a;
     }
     analyse_script(total, bytes, long_line)
 }
@@ -73,6 +79,7 @@ fn analyse_notebook(total: u64, cells: &[Value]) -> CodeAnalysis {
         output_bytes: 0,
         image_bytes: 0,
         biggest: Vec::new(),
+        sent_bytes: None,
     };
     let mut parts = Vec::new();
     for (i, cell) in cells.iter().enumerate() {
@@ -173,7 +180,61 @@ fn analyse_script(total: u64, bytes: &[u8], long_line: u64) -> CodeAnalysis {
         output_bytes: 0,
         image_bytes: 0,
         biggest: parts,
+        sent_bytes: None,
     }
+}
+
+/// The length of what kaggle-cli's `kernels_push` sends for a notebook: code cells' outputs emptied,
+/// list sources joined, written by Python's `json.dumps` (see [`python_json_len`]).
+fn sent_notebook_len(nb: &serde_json::Map<String, Value>) -> u64 {
+    let mut nb = nb.clone();
+    if let Some(Value::Array(cells)) = nb.get_mut("cells") {
+        for cell in cells.iter_mut().filter_map(Value::as_object_mut) {
+            if cell.get("cell_type").and_then(Value::as_str) == Some("code")
+                && cell.contains_key("outputs")
+            {
+                cell.insert("outputs".into(), Value::Array(Vec::new()));
+            }
+            if let Some(Value::Array(parts)) = cell.get("source") {
+                let joined: String = parts.iter().filter_map(Value::as_str).collect();
+                cell.insert("source".into(), Value::String(joined));
+            }
+        }
+    }
+    python_json_len(&Value::Object(nb))
+}
+
+/// The length of Python's `json.dumps(value)`: `", "` and `": "` separators, no indent, every
+/// non-ASCII character escaped (`\uXXXX`, a surrogate pair beyond the BMP).
+fn python_json_len(v: &Value) -> u64 {
+    let items = |n: usize| if n == 0 { 0 } else { 2 * (n as u64 - 1) };
+    match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(_) => json_len(v),
+        Value::String(s) => python_string_len(s),
+        Value::Array(a) => 2 + items(a.len()) + a.iter().map(python_json_len).sum::<u64>(),
+        Value::Object(o) => {
+            2 + items(o.len())
+                + o.iter()
+                    .map(|(k, v)| python_string_len(k) + 2 + python_json_len(v))
+                    .sum::<u64>()
+        }
+    }
+}
+
+/// A JSON string's length as Python's `json.dumps` (ensure_ascii) writes it, quotes included.
+fn python_string_len(s: &str) -> u64 {
+    2 + s
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c if c.is_ascii() => 1,
+            c if (c as u32) > 0xFFFF => 12,
+            _ => 6,
+        })
+        .sum::<u64>()
 }
 
 /// Calls that download weights or another kernel's output while the kernel runs (KG §3 (8): chain,

@@ -55,30 +55,26 @@ pub(super) fn blank_code_file(run: &CheckRun, out: &mut Findings) {
     }
 }
 
-/// KM017: a code file at Kaggle's size limit, with its biggest parts.
+/// KM017: the code file as `kaggle kernels push` sends it is at or over Kaggle's size limit (a notebook
+/// is sent without its code cells' outputs).
 pub(super) fn big_code_file(run: &CheckRun, out: &mut Findings) {
     let Some(a) = &run.analysis else { return };
     let limit = fact_value(fact::KERNEL_CODE_FILE_MAX_BYTES);
     out.uses(fact::KERNEL_CODE_FILE_MAX_BYTES);
-    if (a.bytes as f64) < limit {
+    let sent = a.sent_bytes.unwrap_or(a.bytes);
+    if (sent as f64) < limit {
         return;
     }
-    let parts = a
-        .biggest
-        .iter()
-        .map(|p| format!("{} {} bytes: {}", p.part, p.bytes, p.what))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let parts = biggest_parts(a);
     let ev = if a.notebook {
         format!(
-            "{} bytes >= {limit} bytes: {} cells, {} outputs ({} bytes), {} embedded images ({} bytes); {} bytes once the outputs are cleared (Kaggle's CLI clears them before upload; pasted images in markdown stay). Biggest: {}",
+            "{sent} bytes sent >= {limit} bytes, outputs cleared as kaggle kernels push clears them ({} bytes on disk: {} cells, {} outputs of {} bytes, {} embedded images of {} bytes; pasted images in markdown stay). Biggest: {}",
             a.bytes,
             a.cells,
             a.outputs,
             a.output_bytes,
             a.embedded_images,
             a.image_bytes,
-            a.bytes.saturating_sub(a.output_bytes),
             if parts.is_empty() { "-".into() } else { parts },
             limit = shortest(limit)
         )
@@ -241,6 +237,10 @@ pub(super) fn quota_below_cap(run: &CheckRun, out: &mut Findings) {
         return;
     };
     let cap_txt = match run.timeout_seconds {
+        Some(s) if s as f64 / 3600.0 > session_h => format!(
+            "the cap -t {s} s, cut to the {} h session limit",
+            shortest(session_h)
+        ),
         Some(s) => format!("the cap -t {s} s = {} h", fixed(s as f64 / 3600.0, 2)),
         None => format!("no -t cap, so the whole {} h session", shortest(session_h)),
     };
@@ -300,6 +300,34 @@ pub(super) fn no_cap(run: &CheckRun, out: &mut Findings) {
             ),
         );
     }
+}
+
+/// KM032: a `-t` cap longer than the session limit of the push's machine (CPU included): the session
+/// ends at the limit whatever the cap says.
+pub(super) fn cap_past_session_limit(run: &CheckRun, out: &mut Findings) {
+    let Some(s) = run.timeout_seconds else { return };
+    let id = match run.accelerator {
+        Accelerator::Gpu => fact::QUOTA_GPU_SESSION_HOURS,
+        Accelerator::Tpu => fact::QUOTA_TPU_SESSION_HOURS,
+        Accelerator::Cpu => fact::QUOTA_CPU_SESSION_HOURS,
+    };
+    let limit_h = fact_value(id);
+    let cap_h = s as f64 / 3600.0;
+    if cap_h <= limit_h {
+        return;
+    }
+    out.uses(id);
+    out.add(
+        rule::KM032,
+        format!(
+            "-t {s} s = {} h > the {} session limit {} h: the session ends at {} h (-t {})",
+            fixed(cap_h, 2),
+            run.accelerator.as_str().to_ascii_uppercase(),
+            shortest(limit_h),
+            shortest(limit_h),
+            (limit_h * 3600.0).round() as u64
+        ),
+    );
 }
 
 /// KM023: internet on (or absent, which Kaggle's CLI reads as on) in a code competition.
