@@ -100,6 +100,8 @@ pub(super) fn job_summary(job: &Map<String, Value>, index: usize) -> JobSummary 
                 Some("timeout" | "timed_out" | "killed") => FoldOutcome::Timeout,
                 _ if killed => FoldOutcome::Timeout,
                 Some("pruned") => FoldOutcome::Pruned,
+                // kgkit writes `not-started` for a fold its deadline left unstarted.
+                Some("not-started" | "not_started" | "never-started") => FoldOutcome::NeverStarted,
                 Some("failed" | "error") => FoldOutcome::Failed,
                 _ if returncode.is_some_and(|c| c != 0) => FoldOutcome::Failed,
                 None if done.contains(&fold) => FoldOutcome::Done,
