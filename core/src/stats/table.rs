@@ -79,11 +79,49 @@ fn found_columns(index: &HashMap<String, usize>) -> String {
     }
 }
 
+/// The 1-based line where a record of the text a [`reader`] reads starts, counted from its newlines:
+/// the csv crate's own line numbers run one short once a line ends in `\r\n` (Windows line endings).
+/// Records are asked for in increasing order, so the whole text is counted once.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl Lines<'_> {
+    fn of(text: &str) -> Lines<'_> {
+        Lines {
+            bytes: text.trim_start_matches('\u{feff}').as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn at(&mut self, position: Option<&csv::Position>) -> u64 {
+        let Some(mut byte) = position.map(|p| p.byte() as usize) else {
+            return 0;
+        };
+        // After a `\r\n` the csv crate starts the next record at its `\n`: the record's first byte is
+        // past the line ends.
+        while matches!(self.bytes.get(byte), Some(b'\r' | b'\n')) {
+            byte += 1;
+        }
+        if byte < self.at {
+            (self.at, self.line) = (0, 1);
+        }
+        let upto = byte.min(self.bytes.len());
+        let between = self.bytes.get(self.at..upto).unwrap_or_default();
+        self.line += memchr::memchr_iter(b'\n', between).count() as u64;
+        self.at = upto;
+        self.line
+    }
+}
+
 /// A CSV that cannot be read on (a quote never closed, bad bytes): the line where it stopped.
-fn unreadable(field: &str, e: &csv::Error) -> RequestError {
+fn unreadable(field: &str, e: &csv::Error, lines: &mut Lines) -> RequestError {
     let message = format!("cannot read the CSV: {e}; expected comma-separated rows");
     match e.position() {
-        Some(p) => RequestError::at_line(field, p.line() as usize, message),
+        Some(p) => RequestError::at_line(field, lines.at(Some(p)) as usize, message),
         None => RequestError::new(field, message),
     }
 }
@@ -119,6 +157,7 @@ fn bad_cells(field: &str, shown: &[String], count: usize) -> RequestError {
 /// Reads a prediction CSV, the text of the request field `field` (`idea`, `control`).
 pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestError> {
     let mut rdr = reader(text);
+    let mut lines = Lines::of(text);
     let index = header_index(&mut rdr, field)?;
     let (Some(&yt), Some(&yp)) = (index.get("y_true"), index.get("y_pred")) else {
         return Err(RequestError::at_line(
@@ -152,9 +191,9 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
+            Err(e) => return Err(unreadable(field, &e, &mut lines)),
         }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let line = lines.at(record.position());
         if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
@@ -239,6 +278,7 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
         return Ok(out);
     }
     let mut rdr = reader(text);
+    let mut lines = Lines::of(text);
     let index = header_index(&mut rdr, field)?;
     let Some(&col) = index.get("score") else {
         return Err(RequestError::at_line(
@@ -256,9 +296,9 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
+            Err(e) => return Err(unreadable(field, &e, &mut lines)),
         }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let line = lines.at(record.position());
         if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
@@ -325,6 +365,7 @@ fn column_of(
 /// or `groups`.
 pub fn read_truth(text: &str, column: &str, groups: Option<&str>) -> Result<Truth, RequestError> {
     let mut rdr = reader(text);
+    let mut lines = Lines::of(text);
     let index = header_index(&mut rdr, "truth")?;
     let col = column_of(
         &index,
@@ -352,14 +393,12 @@ pub fn read_truth(text: &str, column: &str, groups: Option<&str>) -> Result<Trut
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(unreadable("truth", &e)),
+            Err(e) => return Err(unreadable("truth", &e, &mut lines)),
         }
         if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
-        truth
-            .line
-            .push(record.position().map(|p| p.line()).unwrap_or(0));
+        truth.line.push(lines.at(record.position()));
         let cell = record.get(col).unwrap_or_default();
         let value = if cell.iter().all(u8::is_ascii_whitespace) {
             f64::NAN
@@ -417,6 +456,7 @@ pub struct IdeaRow {
 /// out and listed in the second value, with their line.
 pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>), RequestError> {
     let mut rdr = reader(text);
+    let mut lines = Lines::of(text);
     let index = header_index(&mut rdr, field)?;
     let (Some(&ic), Some(&sc), Some(&fc)) = (
         index.get("idea"),
@@ -439,9 +479,9 @@ pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>)
         match rdr.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
+            Err(e) => return Err(unreadable(field, &e, &mut lines)),
         }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
+        let line = lines.at(record.position());
         if record.iter().all(|c| c.trim_ascii().is_empty()) {
             continue;
         }
@@ -573,5 +613,25 @@ mod tests {
             skipped[1].contains("line 4 (`c`)") && skipped[1].contains("`x`"),
             "{skipped:?}"
         );
+    }
+
+    #[test]
+    fn windows_line_endings_name_the_same_lines() {
+        let lf = "y_true,y_pred\n1,0.5\n0,0.2\n1,0.3\n0,abc\n";
+        let crlf = lf.replace('\n', "\r\n");
+        for text in [lf.to_string(), crlf.clone(), format!("\u{feff}{crlf}")] {
+            let e = read_predictions(&text, "idea").unwrap_err();
+            assert!(e.message.contains("line 5"), "{e}");
+        }
+        let ok = crlf.replace("abc", "0.9");
+        assert_eq!(
+            read_predictions(&ok, "idea").unwrap().line,
+            vec![2, 3, 4, 5]
+        );
+        let scores = "fold,score\r\n0,0.8\r\n1,abc\r\n";
+        assert_eq!(read_scores(scores, "folds").unwrap_err().line, Some(3));
+        let ideas = "idea,screen_gain,full_gain\r\na,0.1,0.2\r\nb,x,0.1\r\n";
+        let (_, skipped) = read_ideas(ideas, "ideas").unwrap();
+        assert!(skipped[0].starts_with("line 3 "), "{skipped:?}");
     }
 }
