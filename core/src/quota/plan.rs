@@ -682,9 +682,9 @@ impl FoldPlan {
     /// start of the final full-CV run.
     pub fn sentences(&self, phase: Phase, exploration_hours: f64) -> Vec<String> {
         let mut lines = vec![format!(
-            "With {} h per fold and {} folds: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).",
+            "With {} h per fold and {}: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).",
             shortest(self.fold_hours),
-            self.folds,
+            crate::text::count::counted(u64::from(self.folds), "fold", "folds"),
             fmt_h(self.screen_hours),
             fmt_h(self.promotion_hours),
             self.folds,

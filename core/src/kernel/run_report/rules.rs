@@ -362,8 +362,8 @@ pub(super) fn cost_unmeasured(run: &RunContext, out: &mut Findings) {
         out.add(
             rule::KR009,
             format!(
-                "no completed fold with a duration among {} folds",
-                run.folds().count()
+                "no completed fold with a duration among {}",
+                crate::text::count::counted(run.folds().count() as u64, "fold", "folds")
             ),
         );
     } else if run.gpu_util.is_empty() && !run.cpu && !run.tpu {
