@@ -671,7 +671,12 @@ impl PlanReport {
             fold_plan: self
                 .fold_plan
                 .as_ref()
-                .map(|fp| fp.sentences(self.phase, self.exploration_hours))
+                .map(|fp| {
+                    // Both times are the answer's own RFC 3339 text: unreadable only if never written.
+                    let at = |t: &str| parse_time(t, DateRole::Instant).ok();
+                    let passed = at(&fp.last_safe_start) < at(&self.now);
+                    fp.sentences(self.phase, self.exploration_hours, passed)
+                })
                 .unwrap_or_default(),
         }
     }
@@ -679,8 +684,8 @@ impl PlanReport {
 
 impl FoldPlan {
     /// What a screen and a promotion cost, what the exploration buys (while exploring), and the last
-    /// start of the final full-CV run.
-    pub fn sentences(&self, phase: Phase, exploration_hours: f64) -> Vec<String> {
+    /// start of the final full-CV run (or that it has `passed`).
+    pub fn sentences(&self, phase: Phase, exploration_hours: f64, passed: bool) -> Vec<String> {
         let mut lines = vec![format!(
             "With {} h per fold and {}: a screen costs {} h, a promotion {} h (ceil({}/2) rounds + overhead; kgkit's c x K/2 says {} h).",
             shortest(self.fold_hours),
@@ -702,11 +707,19 @@ impl FoldPlan {
                 fmt_h(self.leftover_hours)
             ));
         }
-        lines.push(format!(
-            "Start the final full-CV run (cap {} h) by {} at the latest.",
-            fmt_h(self.final_run_cap_hours),
-            display_utc(&self.last_safe_start)
-        ));
+        lines.push(if passed {
+            format!(
+                "The last safe start of a final full-CV run (cap {} h), {}, has passed: one started now would not end before the deadline.",
+                fmt_h(self.final_run_cap_hours),
+                display_utc(&self.last_safe_start)
+            )
+        } else {
+            format!(
+                "Start the final full-CV run (cap {} h) by {} at the latest.",
+                fmt_h(self.final_run_cap_hours),
+                display_utc(&self.last_safe_start)
+            )
+        });
         lines
     }
 }

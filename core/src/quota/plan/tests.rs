@@ -794,6 +794,20 @@ fn the_plan_in_sentences() {
     )
     .unwrap();
     assert_eq!(final_week.sentences().fold_plan.len(), 2);
+    // After the last safe start (17:48 on the deadline day) the sentence says it has passed.
+    let late = plan(
+        &PlanRequest {
+            now: Some("2026-12-17T20:00:00Z".into()),
+            ..fold.clone()
+        },
+        now,
+    )
+    .unwrap();
+    let last = late.sentences().fold_plan.pop().unwrap_or_default();
+    assert!(
+        last.contains("2026-12-17 17:48 UTC, has passed") && !last.starts_with("Start"),
+        "{last}"
+    );
     let ended = plan(
         &PlanRequest {
             deadline: Some("2026-11-20".into()),
