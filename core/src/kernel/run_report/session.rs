@@ -248,14 +248,17 @@ fn read_status(text: &str) -> Result<StatusLine, RequestError> {
     }
     found.ok_or_else(|| {
         let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let lower = text.to_ascii_lowercase();
-        let http = ["server error", "client error", "for url:"]
-            .iter()
-            .any(|m| lower.contains(m));
-        let what = if http {
+        // The line that says the HTTP error, not the first (often the shell's prompt and command).
+        let http = text.lines().find(|l| {
+            let lower = l.to_ascii_lowercase();
+            ["server error", "client error", "for url:"]
+                .iter()
+                .any(|m| lower.contains(m))
+        });
+        let what = if let Some(line) = http {
             format!(
                 "an HTTP error from the Kaggle API ({}): run it again",
-                first.trim()
+                line.trim()
             )
         } else {
             format!(

@@ -371,6 +371,15 @@ fn unreadable_status_and_log_name_their_field() {
             .contains("an HTTP error from the Kaggle API (500 Server Error"),
         "{e}"
     );
+    // Pasted with the shell's prompt: the error line is quoted, not the prompt.
+    let e = field(
+        "$ kaggle kernels status alice/effb0\n500 Server Error: Internal Server Error for url: https://api.kaggle.com/v1/x\n",
+        None,
+    );
+    assert!(
+        e.message.contains("API (500 Server Error") && !e.message.contains("$ kaggle"),
+        "{e}"
+    );
     assert!(field("  \n", None).message.contains("empty"));
     assert!(
         field("hello", None)
