@@ -156,7 +156,23 @@ fn slower_benches(benches: &[Compared], thresholds: &Thresholds, out: &mut Findi
         let (Some(s), Some(p)) = (b.entry.speedup, b.previous) else {
             continue;
         };
-        if s < slower {
+        let warmup = thresholds.get(threshold::BENCH_COMPILE_WARMUP_S);
+        if s < slower
+            && let Some(c) = crate::bench::compile_turned_on(&b.entry.changed)
+            && b.record.wall_s < warmup
+        {
+            out.uses(threshold::BENCH_COMPILE_WARMUP_S);
+            out.add(
+                rule::KB006,
+                format!(
+                    "{}: {} s after {} s with {c}: a bench under {} s counts torch.compile's compilation",
+                    b.record.name,
+                    fixed(b.record.wall_s, 1),
+                    fixed(p.wall_s, 1),
+                    shortest(warmup)
+                ),
+            );
+        } else if s < slower {
             out.add(
                 rule::KB001,
                 format!(
@@ -282,13 +298,24 @@ mod tests {
             h.records[1].changed_text().as_deref(),
             Some("--bs: 64 -> 128")
         );
+        // 250 s with --compile: a short bench counts the compilation (KB006), not a slower run.
         let rules: Vec<&str> = h.findings.iter().map(|f| f.rule.as_str()).collect();
-        assert_eq!(rules, vec!["KB001"], "{:?}", h.findings);
+        assert_eq!(rules, vec!["KB006"], "{:?}", h.findings);
         assert!(
             h.findings[0]
                 .evidence
                 .contains("--compile: (unset) -> true")
         );
+        let long: Vec<BenchRecord> = records
+            .iter()
+            .map(|r| BenchRecord {
+                wall_s: r.wall_s * 10.0,
+                ..r.clone()
+            })
+            .collect();
+        let h = history_of(&long, Some("img"));
+        let rules: Vec<&str> = h.findings.iter().map(|f| f.rule.as_str()).collect();
+        assert_eq!(rules, vec!["KB001"], "{:?}", h.findings);
     }
 
     #[test]

@@ -105,6 +105,22 @@ pub struct Change {
     pub after: Option<String>,
 }
 
+/// The change that turned torch.compile on (`--compile`, `compile=true`, ...), when one did: a bench
+/// shorter than its warm-up counts the compilation in its wall time.
+pub fn compile_turned_on(changed: &[Change]) -> Option<&Change> {
+    changed.iter().find(|c| {
+        let on = |v: &Option<String>| {
+            v.as_deref().is_some_and(|v| {
+                !matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "false" | "0" | "no" | "off" | "none" | ""
+                )
+            })
+        };
+        c.setting.to_ascii_lowercase().contains("compile") && on(&c.after) && !on(&c.before)
+    })
+}
+
 impl std::fmt::Display for Change {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unset)".to_string());

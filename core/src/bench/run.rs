@@ -365,7 +365,27 @@ fn slower_than_previous(bench: &MeasuredBench, thresholds: &Thresholds, out: &mu
     };
     out.uses(threshold::BENCH_SLOWER_RATIO);
     let slower = thresholds.get(threshold::BENCH_SLOWER_RATIO);
+    let warmup = thresholds.get(threshold::BENCH_COMPILE_WARMUP_S);
+    let compile = crate::bench::compile_turned_on(&bench.changed_vs_previous)
+        .filter(|_| f.run.wall_seconds < warmup);
     if let Some(s) = bench.speedup_vs_previous
+        && s < slower
+        && f.run.exit_code == Some(0)
+        && let Some(c) = compile
+    {
+        out.uses(threshold::BENCH_COMPILE_WARMUP_S);
+        out.add(
+            rule::KB006,
+            format!(
+                "{}: {} s after {} s at {} with {c}: a bench under {} s counts torch.compile's compilation",
+                bench.name,
+                fixed(f.run.wall_seconds, 1),
+                fixed(p.wall_s, 1),
+                p.time,
+                shortest(warmup)
+            ),
+        );
+    } else if let Some(s) = bench.speedup_vs_previous
         && s < slower
         && f.run.exit_code == Some(0)
     {
