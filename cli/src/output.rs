@@ -51,6 +51,12 @@ impl Global {
     }
 }
 
+/// An hours flag's value: a number, or with a unit as `kaggle quota` prints it (`4.5h`, `90m`); clap
+/// names the flag in the error, core says what is expected.
+pub fn hours(text: &str) -> Result<f64, String> {
+    kgadvise_core::text::hours::parse_hours(text)
+}
+
 /// The clock, for a request without `--now`: the only place kgadvise reads it.
 pub fn clock() -> DateTime<Utc> {
     Utc::now()

@@ -292,3 +292,31 @@ fn defaults_refuse_zero_cores_or_processes() {
         assert!(err.contains(expected), "{err}");
     }
 }
+
+#[test]
+fn hours_flags_take_units_as_kaggle_quota_prints_them() {
+    let cap = |measured: &str| {
+        kgadvise()
+            .args([
+                "cap",
+                "--measured",
+                measured,
+                "--json",
+                "--now",
+                "2026-12-01",
+            ])
+            .output()
+            .unwrap()
+    };
+    let plain = json_of(&cap("4.5"));
+    assert_eq!(json_of(&cap("4.5h")), plain);
+    assert_eq!(json_of(&cap("270m")), plain);
+    assert_eq!(json_of(&cap("4h30m")), plain);
+    let out = cap("4.5x");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--measured") && stderr.contains("give hours as a number"),
+        "{stderr}"
+    );
+}

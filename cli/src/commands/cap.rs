@@ -19,10 +19,10 @@ const EXAMPLES: &str = "Examples:
 #[command(group(clap::ArgGroup::new("what").required(true).args(["measured", "fold_hours"])))]
 pub struct Args {
     /// Measured runtime of a kernel of your own, hours.
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
     pub measured: Option<f64>,
     /// Measured cost of one fold on one GPU, hours (full CV through a runner); with --tpu, on one chip.
-    #[arg(long, value_name = "C", requires = "folds")]
+    #[arg(long, value_name = "C", requires = "folds", value_parser = crate::output::hours)]
     pub fold_hours: Option<f64>,
     /// Folds of the full CV run.
     #[arg(long, value_name = "K", requires = "fold_hours")]

@@ -5,6 +5,7 @@
 
 pub mod count;
 pub mod decimal;
+pub mod hours;
 pub mod json;
 pub mod lines;
 pub mod number;
