@@ -174,12 +174,43 @@ fn find_code(
     })
 }
 
-pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+/// A kernel folder (or metadata file) read as a check request: its metadata and code file; the name
+/// of the metadata file and where the code file is.
+pub struct KernelFolder {
+    pub request: CheckRequest,
+    pub name: String,
+    pub code_path: Option<String>,
+}
+
+/// Reads PATH's metadata and code file into a check request (the other fields left empty).
+pub fn read_kernel_folder(path: &str, global: &Global) -> Result<KernelFolder, CliError> {
     let thresholds = global.thresholds()?;
-    let (name, folder, bytes) = read_metadata(&args.path, kernel::max_metadata_bytes(&thresholds))?;
+    let (name, folder, bytes) = read_metadata(path, kernel::max_metadata_bytes(&thresholds))?;
     let metadata = kernel::metadata_text(&bytes, &thresholds)
         .map_err(|e| CliError::request(e, &[("metadata", &name)]))?;
     let code = find_code(&metadata, &folder, &thresholds)?;
+    Ok(KernelFolder {
+        request: CheckRequest {
+            metadata,
+            input: Some(name.clone()),
+            code: code.text,
+            code_bytes: code.bytes,
+            code_path: code.path.clone(),
+            now: global.now.clone(),
+            set: global.overrides(),
+            ..CheckRequest::default()
+        },
+        name,
+        code_path: code.path,
+    })
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let KernelFolder {
+        request: base,
+        name,
+        code_path,
+    } = read_kernel_folder(&args.path, global)?;
     let quota = args
         .quota
         .as_deref()
@@ -195,11 +226,6 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
     let request = CheckRequest {
-        metadata,
-        input: Some(name.clone()),
-        code: code.text,
-        code_bytes: code.bytes,
-        code_path: code.path.clone(),
         running_gpu: args.running_gpu,
         running_tpu: args.running_tpu,
         running_cpu: args.running_cpu,
@@ -211,8 +237,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         quota_read_at,
         timeout_seconds: args.timeout_seconds,
         code_competition: args.code_competition,
-        now: global.now.clone(),
-        set: global.overrides(),
+        ..base
     };
     let input = |path: &Option<String>| match path.as_deref() {
         Some("-") => "stdin".to_string(),
@@ -221,7 +246,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let (quota_name, runs_name) = (input(&args.quota), input(&args.runs));
     let files = [
         ("metadata", name.as_str()),
-        ("code", code.path.as_deref().unwrap_or_default()),
+        ("code", code_path.as_deref().unwrap_or_default()),
         ("quota", quota_name.as_str()),
         ("runs", runs_name.as_str()),
     ];
