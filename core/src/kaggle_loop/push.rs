@@ -255,7 +255,7 @@ pub fn push(request: &PushRequest, clock: DateTime<Utc>) -> Result<PushReport, R
     check_request.running_tpu = Some(busy.tpu);
     check_request.running_cpu = Some(busy.cpu);
     check_request.running_kernels = busy.kernels.clone();
-    check_request.runs = Some(busy.runs_text.clone());
+    check_request.runs = request.quota.as_ref().map(|_| busy.runs_text.clone());
     check_request.quota = request.quota.clone();
     check_request.quota_read_at = request.quota_read_at.clone();
     check_request.timeout_seconds = Some(cap.seconds);

@@ -98,10 +98,10 @@ pub(crate) fn push(r: &PushReport) -> String {
             }
         }
     }
-    match r.logged.as_deref() {
-        Some(status) => s.push_str(&format!("Runs log: logged {status}\n")),
-        None if r.answer.is_some() => s.push_str("Runs log: nothing logged\n"),
-        None => {}
+    match (r.logged.as_deref(), &r.answer) {
+        (Some(status), Some(_)) => s.push_str(&format!("Runs log: logged {status}\n")),
+        (None, Some(_)) => s.push_str("Runs log: nothing logged\n"),
+        _ => {}
     }
     if !r.holders.is_empty() {
         s.push_str(&format!(
