@@ -190,14 +190,12 @@ pub(crate) fn wait(r: &WaitReport) -> String {
         (Some(st), true) => s.push_str(&format!("{} ended: {st}\n", r.kernel)),
         _ => s.push_str(&format!("{} has not ended: the polls stopped.\n", r.kernel)),
     }
-    if let Some(session) = &r.session
-        && let Some(summary) = &session.session
+    if let Some(summary) = r.session.as_ref().and_then(|c| c.session.as_ref())
+        && !summary.log_tail.is_empty()
     {
-        if !summary.log_tail.is_empty() {
-            s.push_str("Log tail:\n");
-            for line in &summary.log_tail {
-                s.push_str(&format!("  {line}\n"));
-            }
+        s.push_str("Log tail:\n");
+        for line in &summary.log_tail {
+            s.push_str(&format!("  {line}\n"));
         }
     }
     s.push('\n');
