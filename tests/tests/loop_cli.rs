@@ -175,6 +175,35 @@ fn quota_push_status_wait_collect_log() {
 }
 
 #[test]
+fn a_re_push_ends_the_older_run_with_the_hours_it_ran() {
+    let w = World::new("repush");
+    let k = w.kernel("train-x");
+    w.fake("status-train-x", "RUNNING\n");
+    assert_eq!(
+        w.run(&["push", &k, "--hours", "2", "--now", "2026-12-08T10:00:00Z"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = w.run(&[
+        "push",
+        &k,
+        "--hours",
+        "1",
+        "--now",
+        "2026-12-08T10:30:00Z",
+        "--json",
+    ]);
+    let v = json_of(&out);
+    assert!(finding_rules(&v).contains(&"KL011".to_string()), "{v}");
+    let runs = w.runs();
+    assert_eq!(runs[0]["status"], "cancelled", "{runs:?}");
+    assert_eq!(runs[0]["gpu_hours"].as_f64(), Some(0.5));
+    assert_eq!(runs[1]["status"], "pushed");
+    assert_eq!(runs[1]["version"], 2);
+}
+
+#[test]
 fn a_run_cancelled_at_its_cap() {
     let w = World::new("cap");
     let k = w.kernel("train-cap");

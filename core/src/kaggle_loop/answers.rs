@@ -51,9 +51,16 @@ impl ClientAnswer {
 /// The message of a client's error output: the last line that says what went wrong (a Python traceback
 /// ends with the exception; `requests` names the HTTP status), without the exception's class name.
 fn last_message(text: &str) -> Option<String> {
-    let line = text.lines().map(str::trim).rfind(|l| {
-        !l.is_empty() && !l.starts_with("Warning: Looks like you're using an outdated")
-    })?;
+    let lines = || {
+        text.lines().map(str::trim).filter(|l| {
+            !l.is_empty() && !l.starts_with("Warning: Looks like you're using an outdated")
+        })
+    };
+    // The HTTP status line wins over what the client prints after it (kaggle 2.2.5's hint "This is a
+    // problem on Kaggle's side...", a JSON body `{"code":500,...}`).
+    let line = lines()
+        .rfind(|l| l.contains(" Client Error") || l.contains(" Server Error"))
+        .or_else(|| lines().next_back())?;
     let message = match line.split_once(": ") {
         Some((class, rest)) if is_exception_class(class) => rest,
         _ => line,
@@ -303,6 +310,16 @@ mod tests {
             ),
         );
         assert!(failed.error.unwrap().starts_with("500 Server Error"));
+        // kaggle 2.2.5 prints a hint after the HTTP status (loop-standin's status-500.stderr.txt)
+        let hinted = read_status_answer(
+            "me/a",
+            &out(
+                "",
+                "500 Server Error: Internal Server Error for url: https://api.kaggle.com/v1/kernels.KernelsApiService/GetKernelSessionStatus\n\nThis is a problem on Kaggle's side, not with your command. Please try again later.\n",
+                Some(1),
+            ),
+        );
+        assert!(hinted.error.unwrap().starts_with("500 Server Error"));
         assert_eq!(logged_status(KernelOutcome::Cancelled), Some("cancelled"));
     }
 }

@@ -194,8 +194,9 @@ struct Busy {
     cpu: u32,
     /// The other in-flight runs, described, per accelerator.
     holders: Vec<(RunAccelerator, String)>,
-    /// In-flight runs of the kernel itself (replaced by the push).
+    /// In-flight runs of the kernel itself (replaced by the push): described, and their lines.
     replaced: Vec<String>,
+    replaced_lines: Vec<usize>,
 }
 
 fn busy(runs: &str, kernel: Option<&str>, now: DateTime<Utc>, thresholds: &Thresholds) -> Busy {
@@ -210,6 +211,7 @@ fn busy(runs: &str, kernel: Option<&str>, now: DateTime<Utc>, thresholds: &Thres
         cpu: 0,
         holders: Vec::new(),
         replaced: Vec::new(),
+        replaced_lines: Vec::new(),
     };
     let mut drop_lines = Vec::new();
     for held in &ledger.held {
@@ -234,6 +236,7 @@ fn busy(runs: &str, kernel: Option<&str>, now: DateTime<Utc>, thresholds: &Thres
         .filter(|(i, _)| !drop_lines.contains(&(i + 1)))
         .map(|(_, l)| format!("{l}\n"))
         .collect();
+    out.replaced_lines = drop_lines;
     out
 }
 
@@ -409,6 +412,7 @@ fn log_the_push(
                     format!("{kernel} pushed again: replaces {old}"),
                 );
             }
+            end_replaced(&mut file, &busy.replaced_lines, now);
         }
         PushAnswer::NoAnswer => {
             out.add(
@@ -429,6 +433,24 @@ fn log_the_push(
     file.append(record);
     report.answer = Some(answer);
     report.runs_text = Some(file.text());
+}
+
+/// The runs a new version replaces end at the push (Kaggle ends a kernel's session still in flight when a
+/// newer version runs): a started one `cancelled` with the hours it ran (push to end, at most its cap); a
+/// pending one, never seen to start, `replaced` with none.
+fn end_replaced(file: &mut RunsFile, lines: &[usize], now: DateTime<Utc>) {
+    for line in lines {
+        let Some(record) = file.line_mut(*line) else {
+            continue;
+        };
+        if record.get("status").and_then(Value::as_str) == Some("pending") {
+            record.insert("status".into(), "replaced".into());
+            record.insert("finished_at".into(), rfc3339(now).into());
+        } else {
+            super::runs_file::record_status(record, "cancelled", now, true);
+        }
+        record.insert("replaced_at".into(), rfc3339(now).into());
+    }
 }
 
 fn str_field(record: &Map<String, Value>, key: &str) -> String {

@@ -104,16 +104,17 @@ impl RunsFile {
         })
     }
 
-    /// Removes the last line if it is a record of `kernel` with `status` (the pending record of a push
-    /// Kaggle refused: it never ran).
-    pub fn drop_last_if(&mut self, kernel: &str, status: &str) -> bool {
-        let matches = matches!(self.lines.last(), Some(Line::Record { fields, .. })
-            if str_of(fields, "status") == Some(status)
-                && str_of(fields, "kernel").map(kernel_key) == Some(kernel_key(kernel)));
-        if matches {
-            self.lines.pop();
+    /// The record on line `line` (1-based), mutable: changing it marks it for rewriting.
+    pub fn line_mut(&mut self, line: usize) -> Option<&mut Map<String, Value>> {
+        match self.lines.get_mut(line.checked_sub(1)?)? {
+            Line::Record {
+                fields, changed, ..
+            } => {
+                *changed = true;
+                Some(fields)
+            }
+            Line::Kept(_) => None,
         }
-        matches
     }
 
     /// The kernels whose latest record is in flight (pushed, queued, running), in the log's order; a
