@@ -402,3 +402,56 @@ fn two_pushes_at_once_lose_no_record() {
     assert_eq!(runs.len(), 2, "{runs:?}");
     assert!(runs.iter().all(|r| r["status"] == "pushed"), "{runs:?}");
 }
+
+#[test]
+fn plan_check_and_tpu_read_the_quota_live_when_given_none() {
+    let w = World::new("implicit");
+    let k = w.kernel("train-q");
+    w.fake(
+        "quota.json",
+        &QUOTA.replace("2.42h", "25.00h").replace("27.58h", "5.00h"),
+    );
+    let out = w.run(&[
+        "plan",
+        "--deadline",
+        "2026-12-20",
+        "--now",
+        "2026-12-08T10:00:00Z",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = w.run(&[
+        "tpu",
+        "--t4-hours",
+        "30",
+        "--now",
+        "2026-12-08T10:00:00Z",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 5 h plannable: a 12 h cap is more than the quota holds (KM020)
+    let out = w.run(&[
+        "check",
+        &k,
+        "--timeout-seconds",
+        "43200",
+        "--now",
+        "2026-12-08T10:00:00Z",
+        "--json",
+    ]);
+    let v = json_of(&out);
+    assert!(finding_rules(&v).contains(&"KM020".to_string()), "{v}");
+    let calls = std::fs::read_to_string(w.dir.join("fake/calls")).unwrap();
+    // the first call cached the figure: the next two read the fresh cache
+    assert_eq!(calls.matches("quota --format json").count(), 1, "{calls}");
+}

@@ -63,6 +63,8 @@ pub struct Args {
     /// The kernel is for a code competition (internet must be off).
     #[arg(long)]
     pub code_competition: bool,
+    #[command(flatten)]
+    pub client: crate::kaggle_client::LoopArgs,
 }
 
 /// The metadata file a PATH stands for.
@@ -216,15 +218,27 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .as_deref()
         .map(|path| super::quota::quota_input("check", path, false, args.quota_read_at.as_deref()))
         .transpose()?;
-    let (quota, quota_read_at) = match quota {
-        Some(q) => (Some(q.text), q.read_at),
-        None => (None, None),
-    };
-    let runs = args
+    let mut runs = args
         .runs
         .as_deref()
         .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
+    // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache), with the runs log.
+    let no_quota = quota.is_none() && args.plannable.is_none() && args.plannable_tpu.is_none();
+    let implicit = if no_quota {
+        super::quota::implicit_reading(&args.client, global)?
+    } else {
+        None
+    };
+    let (quota, quota_read_at) = match (quota, implicit) {
+        (Some(q), _) => (Some(q.text), q.read_at),
+        (None, Some(live)) => {
+            let dir = crate::state_files::state_dir_path(args.client.state_dir.as_deref());
+            runs = crate::state_files::read_optional(&dir.join(crate::state_files::RUNS_FILE))?;
+            (Some(live.quota_text), live.read_at)
+        }
+        (None, None) => (None, None),
+    };
     let request = CheckRequest {
         running_gpu: args.running_gpu,
         running_tpu: args.running_tpu,

@@ -11,7 +11,9 @@ use kgadvise_core::kaggle_loop::live_quota::{
 
 use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit, file_text};
-use crate::state_files::{StateDir, modified_at as file_time, read_optional, write_atomic};
+use crate::state_files::{
+    QUOTA_FILE, StateDir, modified_at as file_time, read_optional, state_dir_path, write_atomic,
+};
 
 const EXAMPLES: &str = "Examples:
   kgadvise quota                      live: runs `kaggle quota --format json`, caches .kaggle-gm/gpu_quota.json
@@ -163,6 +165,19 @@ pub fn live_reading(
         write_atomic(&path, text)?;
     }
     Ok(live)
+}
+
+/// The quota `plan`, `check` and `tpu` take when given none: [`live_reading`], when there is a Kaggle CLI
+/// or a cache to read (else `None`: those commands answer as they did without a quota, and nothing is
+/// created).
+pub fn implicit_reading(client: &LoopArgs, global: &Global) -> Result<Option<LiveQuota>, CliError> {
+    let dir = state_dir_path(client.state_dir.as_deref());
+    if !dir.join(QUOTA_FILE).is_file() && KaggleClient::find(client.kaggle.as_deref()).is_err() {
+        return Ok(None);
+    }
+    let state = StateDir::lock(client.state_dir.as_deref())?;
+    let runs = read_optional(&state.runs_path())?;
+    live_reading(client, &state, runs, global).map(Some)
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
