@@ -40,17 +40,28 @@ pub struct Args {
     /// for stdin): an older figure is NOT LIVE. kgkit's fetched_at wins.
     #[arg(long, value_name = "TIME", requires = "quota")]
     pub quota_read_at: Option<String>,
+    #[command(flatten)]
+    pub client: crate::kaggle_client::LoopArgs,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let quota = args
+    let explicit = args
         .quota
         .as_deref()
         .map(|p| quota_input("tpu", p, false, args.quota_read_at.as_deref()))
         .transpose()?;
-    let quota_read_at = match &quota {
-        Some(q) => q.read_at_or_now(global)?,
-        None => None,
+    // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache).
+    let implicit = match (&explicit, args.gpu_plannable, args.tpu_remaining) {
+        (None, None, None) => super::quota::implicit_reading(&args.client, global)?,
+        _ => None,
+    };
+    let (quota, quota_read_at) = match (explicit, implicit) {
+        (Some(q), _) => {
+            let read_at = q.read_at_or_now(global)?;
+            (Some(q.text), read_at)
+        }
+        (None, Some(live)) => (Some(live.quota_text), live.read_at),
+        (None, None) => (None, None),
     };
     let request = TpuRequest {
         t4_hours: Some(args.t4_hours),
@@ -58,7 +69,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         queue_hours: args.queue_hours,
         tpu_remaining: args.tpu_remaining,
         refresh_at: args.refresh_at.clone(),
-        quota: quota.map(|q| q.text),
+        quota,
         quota_read_at,
         now: global.now.clone(),
         set: global.overrides(),

@@ -143,9 +143,11 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
             notes: vec![format!("Kaggle said `{NO_INFO}`")],
         });
     }
-    let trimmed = text.trim_start();
+    // The client's outdated-version warning may come first (formats.md §6.1): the JSON starts after it.
+    let json_text = skip_outdated_warning(text);
+    let trimmed = json_text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        return read_json(text);
+        return read_json(json_text);
     }
     if text.contains("Accelerator Quota Exceeded")
         || text.contains("exceeded the number of hours allowed")
@@ -153,6 +155,20 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
         return read_banner(text);
     }
     read_rows(text)
+}
+
+/// The Kaggle CLI's first line when a newer version exists: ``Warning: Looks like you're using an
+/// outdated `kaggle` version ...``.
+pub const OUTDATED_WARNING: &str = "Warning: Looks like you're using an outdated";
+
+/// The text after the client's outdated-version warning lines at its start (the text itself without).
+pub fn skip_outdated_warning(text: &str) -> &str {
+    let mut rest = text;
+    while rest.trim_start().starts_with(OUTDATED_WARNING) {
+        let start = rest.trim_start();
+        rest = start.split_once('\n').map_or("", |(_, r)| r);
+    }
+    rest
 }
 
 /// The text of an input's bytes: UTF-8 (a BOM dropped) or UTF-16 with a BOM (PowerShell's `>` writes
@@ -782,6 +798,31 @@ fn read_kgkit(
         refresh_at: refresh,
         total_unknown,
     });
+    // kgadvise writes the TPU figure beside kgkit's keys (`tpu_used_h`, ...), which kgkit ignores.
+    let (tu, tr, tt) = (
+        hours("tpu_used_h")?,
+        hours("tpu_remaining_h")?,
+        hours("tpu_total_h")?,
+    );
+    if tu.is_some() || tr.is_some() || tt.is_some() {
+        let (used, remaining, total) = complete(
+            Resource::Tpu,
+            tu,
+            tr,
+            tt,
+            &mut reading.notes,
+            "gpu_quota.json",
+        )
+        .map_err(|e| err(None, format!("gpu_quota.json: {e} (tpu_used_h, ...)")))?;
+        reading.tpu = Some(AcceleratorQuota {
+            used,
+            remaining,
+            total,
+            reserved: None,
+            refresh_at: refresh,
+            total_unknown: false,
+        });
+    }
     Ok(())
 }
 
