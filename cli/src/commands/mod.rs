@@ -16,4 +16,5 @@ pub mod prune;
 pub mod quota;
 pub mod sample;
 pub mod tpu;
+pub mod watch;
 pub mod worth_gpu;
