@@ -248,6 +248,9 @@ mod pty {
             .stderr(Stdio::from(slave))
             .spawn()
             .unwrap();
+        // The command keeps its copies of the terminal's descriptors until dropped: reading would wait
+        // for them forever.
+        drop(cmd);
         let mut file = std::fs::File::from(master);
         let mut out = Vec::new();
         let mut buf = [0u8; 4096];
