@@ -258,7 +258,8 @@ def _kgwatch(line: str, cell: str) -> None:
         raise _input_error(f"{line!r}: expected [--interval SECONDS] [--save FILE]", "kgwatch") from None
     shell = get_ipython()
     with Watch(interval_s=options.interval, save=options.save, live=True):
-        shell.run_cell(cell)
+        # The cell's code in the notebook's namespace, as %%time runs it.
+        shell.ex(cell)
 
 
 def load_ipython_extension(shell: object) -> None:
