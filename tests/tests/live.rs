@@ -265,3 +265,43 @@ mod pty {
         String::from_utf8_lossy(&out).into_owned()
     }
 }
+
+/// Ctrl-C (SIGINT) stops `sample --live`: the final diagnosis of what was sampled, saved with `--save`.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_sample_live_with_the_final_diagnosis() {
+    let dir = std::env::temp_dir().join(format!("kgadvise-live-int-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (done, saved) = (dir.join("done"), dir.join("gpu.csv"));
+    let child = std::process::Command::new(kgadvise_path())
+        .args(["--now", "2026-12-01", "sample", "--live", "--save"])
+        .arg(&saved)
+        .env(
+            "KGADVISE_NVIDIA_SMI",
+            fixture("live/fake-nvidia-smi-replay.sh"),
+        )
+        .env("FAKE_NVSMI_LOG", fixture("live/second-gpu-idle-2xT4.csv"))
+        .env("FAKE_NVSMI_DONE", &done)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The replay printed everything and kgadvise saved it: then the interrupt.
+    let whole = std::fs::read(fixture("live/second-gpu-idle-2xT4.csv")).unwrap();
+    while !done.exists() || std::fs::read(&saved).map(|b| b.len()).unwrap_or(0) < whole.len() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.matches("kgadvise ALARM").count(), 1, "{out}");
+    assert!(
+        out.ends_with(&diagnose_text(&fixture("live/second-gpu-idle-2xT4.csv"))),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&saved).unwrap(), whole);
+}
