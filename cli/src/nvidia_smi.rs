@@ -214,3 +214,11 @@ impl LiveSampler {
         out
     }
 }
+
+impl Drop for LiveSampler {
+    /// A sampler dropped without `stop` (an error on the way) still ends nvidia-smi.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -177,16 +177,20 @@ fn watch_needs_a_command() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// The terminal view in a pseudo-terminal: drawn in place (cursor up and clear), the alarm once, the final
-/// diagnosis after it.
+/// The terminal view in a pseudo-terminal: drawn, then erased for the command's output and drawn again
+/// below it (cursor up and clear), the alarm once, the final diagnosis after it. The command prints its
+/// line once the view is on the screen (the test creates its "go" file then): no race with the clock.
 #[cfg(unix)]
 #[test]
 fn watch_redraws_in_place_on_a_terminal() {
     let dir = std::env::temp_dir().join(format!("kgadvise-live-pty-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let done = dir.join("done");
-    let wait = format!("while [ ! -f '{}' ]; do sleep 0.02; done", done.display());
+    let (done, go) = (dir.join("done"), dir.join("go"));
+    let wait = format!(
+        "while [ ! -f '{}' ]; do sleep 0.02; done; echo epoch-1-done",
+        go.display()
+    );
     let mut cmd = std::process::Command::new(kgadvise_path());
     cmd.args(["--now", "2026-12-01", "watch", "--", "sh", "-c", &wait])
         .env(
@@ -195,11 +199,17 @@ fn watch_redraws_in_place_on_a_terminal() {
         )
         .env("FAKE_NVSMI_LOG", fixture("live/second-gpu-idle-2xT4.csv"))
         .env("FAKE_NVSMI_DONE", &done);
-    let screen = pty::run(cmd);
+    let screen = pty::run(cmd, |screen| {
+        if !go.exists() && done.exists() && screen.contains("Verdicts so far") {
+            std::fs::write(&go, "").unwrap();
+        }
+    });
     assert!(screen.contains("kgadvise live: "), "{screen}");
     assert!(screen.contains("last minutes"), "{screen}");
-    // MoveToPreviousLine(n) then Clear(FromCursorDown): the view is redrawn in place
-    assert!(screen.contains("\u{1b}[J"), "{screen}");
+    // MoveToPreviousLine(n) then Clear(FromCursorDown): the view is erased and drawn again in place
+    let erased = screen.find("\u{1b}[J").expect("the view is never erased");
+    assert!(screen[erased..].contains("epoch-1-done"), "{screen}");
+    assert!(screen[erased..].contains("kgadvise live: "), "{screen}");
     assert_eq!(screen.matches("kgadvise ALARM").count(), 1, "{screen}");
     assert!(screen.contains("[settled] second-gpu-idle"), "{screen}");
     assert!(
@@ -215,8 +225,8 @@ mod pty {
     use std::process::{Command, Stdio};
 
     /// Runs the command with a pseudo-terminal (120 x 40) as its stdin, stdout and stderr; everything it
-    /// wrote there.
-    pub fn run(mut cmd: Command) -> String {
+    /// wrote there. `on_output` sees the screen so far after each read.
+    pub fn run(mut cmd: Command, mut on_output: impl FnMut(&str)) -> String {
         let size = libc::winsize {
             ws_row: 40,
             ws_col: 120,
@@ -258,7 +268,10 @@ mod pty {
         loop {
             match file.read(&mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Ok(n) => {
+                    out.extend_from_slice(&buf[..n]);
+                    on_output(&String::from_utf8_lossy(&out));
+                }
             }
         }
         let _ = child.wait();
@@ -304,4 +317,22 @@ fn ctrl_c_stops_sample_live_with_the_final_diagnosis() {
         "{out}"
     );
     assert_eq!(std::fs::read(&saved).unwrap(), whole);
+}
+
+/// Without nvidia-smi, `watch` says so (exit 2) and does not start the command.
+#[test]
+fn watch_without_nvidia_smi_starts_nothing() {
+    let dir = std::env::temp_dir().join(format!("kgadvise-live-none-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = dir.join("ran");
+    let out = kgadvise()
+        .args(["watch", "--", "touch"])
+        .arg(&marker)
+        .env("KGADVISE_NVIDIA_SMI", dir.join("no-such-nvidia-smi"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not found"));
+    assert!(!marker.exists());
 }

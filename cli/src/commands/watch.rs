@@ -64,6 +64,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     check_interval(args.interval_ms)?;
     let live = LiveDiagnoser::of(&args.input.request(global), clock())
         .map_err(|e| CliError::request(e, &[]))?;
+    // The file and nvidia-smi first: without them the command is not started at all.
+    let file = save_file(args.save.as_deref())?;
+    let sampler = LiveSampler::start(args.interval_ms)?;
     let view = LiveView::new(global.json).shared();
     let sink_view = Arc::clone(&view);
     let sink: OutputSink = Arc::new(move |bytes: &[u8], to_stderr: bool| {
@@ -74,7 +77,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let line = shell_line(&args.command);
     let json = global.json;
     let child = std::thread::spawn(move || run_command_into(&line, json, Some(sink)));
-    let report = watch_loop(live, &view, args.interval_ms, args.save.as_deref(), || {
+    let report = watch_loop(live, sampler, &view, file, args.save.as_deref(), || {
         child.is_finished()
     })?;
     let outcome = child
@@ -99,12 +102,22 @@ pub fn sample_live(
     save: Option<&str>,
 ) -> Result<DiagnoseReport, CliError> {
     check_interval(interval_ms)?;
+    let file = save_file(save)?;
+    let sampler = LiveSampler::start(interval_ms)?;
     let view = LiveView::new(global.json).shared();
     let start = Instant::now();
     let limit = seconds.map(Duration::from_secs_f64);
-    watch_loop(live, &view, interval_ms, save, || {
+    watch_loop(live, sampler, &view, file, save, || {
         limit.is_some_and(|l| start.elapsed() >= l)
     })
+}
+
+/// The `--save` file, created before anything starts.
+fn save_file(save: Option<&str>) -> Result<Option<File>, CliError> {
+    save.map(|path| {
+        File::create(path).map_err(|e| CliError::usage(format!("cannot write {path}: {e}")))
+    })
+    .transpose()
 }
 
 fn check_interval(interval_ms: u64) -> Result<(), CliError> {
@@ -120,18 +133,12 @@ fn check_interval(interval_ms: u64) -> Result<(), CliError> {
 /// alarms; the final report of everything sampled.
 fn watch_loop(
     mut live: LiveDiagnoser,
+    mut sampler: LiveSampler,
     view: &SharedView,
-    interval_ms: u64,
+    mut file: Option<File>,
     save: Option<&str>,
     mut done: impl FnMut() -> bool,
 ) -> Result<DiagnoseReport, CliError> {
-    let mut file = match save {
-        Some(path) => Some(
-            File::create(path).map_err(|e| CliError::usage(format!("cannot write {path}: {e}")))?,
-        ),
-        None => None,
-    };
-    let mut sampler = LiveSampler::start(interval_ms)?;
     let stop = interrupted();
     loop {
         let finished = done() || stop.load(Ordering::SeqCst);
