@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossterm::{QueueableCommand, cursor, terminal};
-use kgadvise_core::diagnose::live::{LiveReport, LiveVerdict, REFRESH_S, STOP_HINT};
+use kgadvise_core::diagnose::live::{
+    LINE_REFRESH_S, LiveReport, LiveVerdict, REFRESH_S, STOP_HINT,
+};
 
 /// The view and where it is drawn.
 pub struct LiveView {
@@ -46,10 +48,16 @@ impl LiveView {
         Arc::new(Mutex::new(self))
     }
 
-    /// Whether a refresh is due (every [`REFRESH_S`] seconds; the first at once).
+    /// Whether a refresh is due (every [`REFRESH_S`] seconds in place, [`LINE_REFRESH_S`] as lines; the
+    /// first at once).
     pub fn due(&self) -> bool {
+        let every = if self.in_place {
+            REFRESH_S
+        } else {
+            LINE_REFRESH_S
+        };
         self.last_draw
-            .is_none_or(|t| t.elapsed() >= Duration::from_secs_f64(REFRESH_S))
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs_f64(every))
     }
 
     /// Draws the report: in place on a terminal, else as one line.

@@ -25,6 +25,7 @@ class Sampler:
     def stop(self) -> bytes: ...
 
 LIVE_REFRESH_S: float
+LIVE_LINE_REFRESH_S: float
 
 class LiveWatch:
     def __init__(self, interval_ms: int) -> None: ...

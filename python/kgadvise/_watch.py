@@ -136,14 +136,14 @@ class Watch:
         self._follower.start()
 
     def _follow(self) -> None:
-        """Takes nvidia-smi's output in as it comes; redraws the view every LIVE_REFRESH_S seconds and
-        gives each alarm once, as soon as its verdict settles."""
+        """Takes nvidia-smi's output in as it comes; redraws the view every LIVE_REFRESH_S seconds (a plain
+        line every LIVE_LINE_REFRESH_S) and gives each alarm once, as soon as its verdict settles."""
         live, output = self._live, self._output
         assert live is not None and output is not None
-        refresh = _native.LIVE_REFRESH_S
+        refresh = _native.LIVE_REFRESH_S if output.in_place else _native.LIVE_LINE_REFRESH_S
         drawn_at = -math.inf
         while not self._stopping.is_set():
-            view, line, alarms, samples, ended = live.poll(min(refresh, 0.5))
+            view, line, alarms, samples, ended = live.poll(min(_native.LIVE_REFRESH_S, 0.5))
             for text in alarms:
                 self.alarms.append(text)
                 if not self.quiet:

@@ -360,5 +360,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Sampler>()?;
     m.add_class::<LiveWatch>()?;
     m.add("LIVE_REFRESH_S", kgadvise_core::diagnose::live::REFRESH_S)?;
+    m.add(
+        "LIVE_LINE_REFRESH_S",
+        kgadvise_core::diagnose::live::LINE_REFRESH_S,
+    )?;
     Ok(())
 }

@@ -30,6 +30,10 @@ pub const LIVE_SCHEMA: &str = "kgadvise.live/1";
 /// minute; redrawing costs the run it watches).
 pub const REFRESH_S: f64 = 2.0;
 
+/// Seconds between two plain lines of a view that cannot redraw (a file, a Kaggle kernel's log): a
+/// 9-hour run leaves 540 lines, not 16,000.
+pub const LINE_REFRESH_S: f64 = 60.0;
+
 /// Utilisation samples a GPU's sparkline keeps: the last minutes at a 1 s interval.
 const RECENT_SAMPLES: usize = 180;
 
