@@ -31,10 +31,15 @@ pub struct ChildOutcome {
     pub rates: Option<Rates>,
 }
 
+/// Where a command's output goes instead of straight to ours (the live view draws it above itself): each
+/// line's bytes, and whether it is for stderr.
+pub type OutputSink = Arc<dyn Fn(&[u8], bool) + Send + Sync>;
+
 fn tee<R: std::io::Read + Send + 'static>(
     source: R,
     to_stderr: bool,
     rates: Arc<Mutex<Option<Rates>>>,
+    sink: Option<OutputSink>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut reader = BufReader::new(source);
@@ -50,6 +55,10 @@ fn tee<R: std::io::Read + Send + 'static>(
                     {
                         // The latest line wins; rates it lacks keep their earlier values.
                         *slot = Some(r.or(slot.unwrap_or_default()));
+                    }
+                    if let Some(sink) = &sink {
+                        sink(&buf, to_stderr);
+                        continue;
                     }
                     // A closed terminal must not kill the bench.
                     let _ = if to_stderr {
@@ -67,6 +76,15 @@ fn tee<R: std::io::Read + Send + 'static>(
 /// `stdout_to_stderr` (kgadvise's `--json`), the command's stdout goes to stderr so that kgadvise's stdout
 /// stays exactly one JSON object.
 pub fn run_command(command: &str, stdout_to_stderr: bool) -> std::io::Result<ChildOutcome> {
+    run_command_into(command, stdout_to_stderr, None)
+}
+
+/// [`run_command`], its output lines given to `sink` when there is one.
+pub fn run_command_into(
+    command: &str,
+    stdout_to_stderr: bool,
+    sink: Option<OutputSink>,
+) -> std::io::Result<ChildOutcome> {
     let flag = interrupted();
     let mut cmd = if cfg!(windows) {
         let mut c = Command::new("cmd");
@@ -91,11 +109,11 @@ pub fn run_command(command: &str, stdout_to_stderr: bool) -> std::io::Result<Chi
     let out = child
         .stdout
         .take()
-        .map(|s| tee(s, stdout_to_stderr, Arc::clone(&rates)));
+        .map(|s| tee(s, stdout_to_stderr, Arc::clone(&rates), sink.clone()));
     let err = child
         .stderr
         .take()
-        .map(|s| tee(s, true, Arc::clone(&rates)));
+        .map(|s| tee(s, true, Arc::clone(&rates), sink));
     let mut was_interrupted = false;
     let mut signalled_at: Option<Instant> = None;
     let status = loop {

@@ -5,6 +5,7 @@
 mod child;
 mod commands;
 mod kaggle_client;
+mod live_view;
 mod log_file;
 mod output;
 mod state_files;
@@ -70,6 +71,8 @@ enum Command {
     Diagnose(commands::diagnose::Args),
     /// Sample nvidia-smi for N seconds, then diagnose what it printed.
     Sample(commands::sample::Args),
+    /// Run a command while sampling the GPUs: the verdicts live, an alarm when one settles, then the diagnosis.
+    Watch(commands::watch::Args),
     /// Should an idea be promoted? A paired bootstrap of its predictions against its control's.
     Compare(commands::compare::Args),
     /// Should a running screen stop? Its learning curve against the baseline's.
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Command::Collect(args) => commands::collect::run(args, &cli.global),
         Command::Diagnose(args) => commands::diagnose::run(args, &cli.global),
         Command::Sample(args) => commands::sample::run(args, &cli.global),
+        Command::Watch(args) => commands::watch::run(args, &cli.global),
         Command::Compare(args) => commands::compare::run(args, &cli.global),
         Command::Prune(args) => commands::prune::run(args, &cli.global),
         Command::Fidelity(args) => commands::fidelity::run(args, &cli.global),

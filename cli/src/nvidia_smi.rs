@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -59,29 +60,35 @@ fn reader<R: Read + Send + 'static>(mut r: R) -> JoinHandle<Vec<u8>> {
     })
 }
 
+/// Starts `nvidia-smi --query-gpu=... --format=csv -lms M`; a clear message when the program is missing
+/// (the CLI exits 2 with it).
+fn spawn(interval_ms: u64) -> Result<Child, NotStarted> {
+    let prog = program();
+    Command::new(&prog)
+        .args(loop_args(interval_ms))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            let name = prog.to_string_lossy();
+            let message = if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "`{name}` not found: sampling needs NVIDIA's nvidia-smi (installed with the driver) on PATH, \
+                     or its path in KGADVISE_NVIDIA_SMI. To diagnose a saved log instead: kgadvise diagnose FILE"
+                )
+            } else {
+                format!("cannot run `{name}`: {e}")
+            };
+            NotStarted { message }
+        })
+}
+
 impl Sampler {
     /// Starts `nvidia-smi --query-gpu=... --format=csv -lms M`; a clear message when the program is missing
     /// (the CLI exits 2 with it).
     pub fn start(interval_ms: u64) -> Result<Sampler, NotStarted> {
-        let prog = program();
-        let mut child = Command::new(&prog)
-            .args(loop_args(interval_ms))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                let name = prog.to_string_lossy();
-                let message = if e.kind() == std::io::ErrorKind::NotFound {
-                    format!(
-                        "`{name}` not found: sampling needs NVIDIA's nvidia-smi (installed with the driver) on PATH, \
-                         or its path in KGADVISE_NVIDIA_SMI. To diagnose a saved log instead: kgadvise diagnose FILE"
-                    )
-                } else {
-                    format!("cannot run `{name}`: {e}")
-                };
-                NotStarted { message }
-            })?;
+        let mut child = spawn(interval_ms)?;
         let stdout = child.stdout.take().map(reader);
         let stderr = child.stderr.take().map(reader);
         Ok(Sampler {
@@ -134,4 +141,84 @@ pub fn sample_for(duration: Duration, interval_ms: u64) -> Result<Vec<u8>, NotSt
         std::thread::sleep(Duration::from_millis(20).min(duration.saturating_sub(s.elapsed())));
     }
     Ok(s.stop())
+}
+
+/// A sampler whose output arrives while it runs (the live views): nvidia-smi's stdout as it is read, then
+/// its stderr once it ends.
+pub struct LiveSampler {
+    child: Child,
+    chunks: Receiver<Vec<u8>>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
+}
+
+impl LiveSampler {
+    /// Starts nvidia-smi as [`Sampler::start`] does.
+    pub fn start(interval_ms: u64) -> Result<LiveSampler, NotStarted> {
+        let mut child = spawn(interval_ms)?;
+        let (send, chunks) = std::sync::mpsc::channel();
+        if let Some(mut out) = child.stdout.take() {
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 64 * 1024];
+                while let Ok(n @ 1..) = out.read(&mut buf) {
+                    if send.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let stderr = child.stderr.take().map(reader);
+        Ok(LiveSampler {
+            child,
+            chunks,
+            stderr,
+        })
+    }
+
+    /// The output read since the last call, waiting at most `wait` for some; `None` once nvidia-smi has
+    /// ended and everything it printed was given.
+    pub fn next(&mut self, wait: Duration) -> Option<Vec<u8>> {
+        match self.chunks.recv_timeout(wait) {
+            Ok(mut bytes) => {
+                while let Ok(more) = self.chunks.try_recv() {
+                    bytes.extend_from_slice(&more);
+                }
+                Some(bytes)
+            }
+            Err(RecvTimeoutError::Timeout) => Some(Vec::new()),
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Stops nvidia-smi; what it printed on stderr (an error such as "No devices were found"), and what
+    /// of its stdout was not taken yet.
+    pub fn stop(mut self) -> Vec<u8> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut out = Vec::new();
+        // Until the reader has seen the pipe close (a program it started may hold it a moment longer).
+        while let Some(bytes) = self.next(Duration::from_secs(2)) {
+            if bytes.is_empty() {
+                break;
+            }
+            out.extend_from_slice(&bytes);
+        }
+        let err = self
+            .stderr
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
+        if !err.is_empty() && !out.is_empty() && !out.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(&err);
+        out
+    }
+}
+
+impl Drop for LiveSampler {
+    /// A sampler dropped without `stop` (an error on the way) still ends nvidia-smi.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

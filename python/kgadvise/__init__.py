@@ -44,7 +44,7 @@ from ._advisors import (
     worth_gpu,
 )
 from ._report import DiagnoseReport
-from ._watch import Watch, watch
+from ._watch import Watch, load_ipython_extension, watch
 
 __all__ = [
     "ADVISORS",
@@ -69,6 +69,7 @@ __all__ = [
     "prune",
     "quota",
     "tpu",
+    "load_ipython_extension",
     "watch",
     "worth_gpu",
 ]

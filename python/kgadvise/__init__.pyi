@@ -286,9 +286,19 @@ class Watch:
     seconds: float
     #: Why nothing was sampled, else None.
     error: Optional[str]
+    #: The view is shown while the block runs, alarms as verdicts settle.
+    live: bool
+    #: The early alarms given (live).
+    alarms: List[str]
     def __init__(
-        self, interval_s: float = 1.0, save: Optional[Union[str, os.PathLike[str]]] = None, quiet: bool = False
+        self,
+        interval_s: float = 1.0,
+        save: Optional[Union[str, os.PathLike[str]]] = None,
+        quiet: bool = False,
+        live: bool = False,
     ) -> None: ...
+    @property
+    def views(self) -> int: ...
     @property
     def interval_ms(self) -> int: ...
     @property
@@ -305,7 +315,14 @@ class Watch:
     def _repr_html_(self) -> str: ...
 
 def watch(
-    interval_s: float = 1.0, save: Optional[Union[str, os.PathLike[str]]] = None, quiet: bool = False
+    interval_s: float = 1.0,
+    save: Optional[Union[str, os.PathLike[str]]] = None,
+    quiet: bool = False,
+    live: bool = False,
 ) -> Watch:
     """Samples nvidia-smi every ``interval_s`` seconds while a ``with`` block runs, then diagnoses it;
-    ``save`` also writes the raw output. Without nvidia-smi the block runs unwatched and says why."""
+    ``save`` also writes the raw output. Without nvidia-smi the block runs unwatched and says why. With
+    ``live``, the verdicts so far are shown (updated in place in Jupyter) and an alarm when one settles."""
+
+def load_ipython_extension(shell: Any) -> None:
+    """``%load_ext kgadvise``: the ``%%kgwatch [--interval S] [--save FILE]`` cell magic."""

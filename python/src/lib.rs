@@ -13,6 +13,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
+use kgadvise_core::diagnose::DiagnoseRequest;
+use kgadvise_core::diagnose::live::LiveDiagnoser;
 use kgadvise_core::request::{ADVISORS, RequestError, advise_json, from_json, text_of};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
@@ -253,6 +255,98 @@ impl Drop for Sampler {
     }
 }
 
+/// What a live watch holds: nvidia-smi running, the live diagnosis of what it printed, and the output.
+struct Live {
+    sampler: nvidia_smi::LiveSampler,
+    diagnosis: LiveDiagnoser,
+    raw: Vec<u8>,
+}
+
+/// nvidia-smi sampling with core's live diagnosis (`watch(live=True)`): `poll` gives the view as it
+/// stands and the alarms of the verdicts that settled; `stop` gives all nvidia-smi printed.
+#[pyclass(module = "kgadvise._native")]
+struct LiveWatch {
+    running: Mutex<Option<Live>>,
+}
+
+#[pymethods]
+impl LiveWatch {
+    /// Starts sampling every `interval_ms`; `OSError` with the CLI's message when nvidia-smi cannot be
+    /// started.
+    #[new]
+    fn new(interval_ms: u64) -> PyResult<LiveWatch> {
+        let sampler = nvidia_smi::LiveSampler::start(interval_ms)
+            .map_err(|e| PyOSError::new_err(e.message))?;
+        let diagnosis = LiveDiagnoser::of(&DiagnoseRequest::default(), chrono::Utc::now())
+            .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        Ok(LiveWatch {
+            running: Mutex::new(Some(Live {
+                sampler,
+                diagnosis,
+                raw: Vec::new(),
+            })),
+        })
+    }
+
+    /// Waits up to `wait_s` for output and takes it in: (the view's text, its one-line form, the texts
+    /// of the alarms raised since the last poll, samples so far, whether nvidia-smi has ended).
+    fn poll(&self, py: Python<'_>, wait_s: f64) -> (String, String, Vec<String>, u64, bool) {
+        let wait = std::time::Duration::from_secs_f64(wait_s.clamp(0.0, 60.0));
+        py.detach(|| {
+            let Ok(mut guard) = self.running.lock() else {
+                return (String::new(), String::new(), Vec::new(), 0, true);
+            };
+            let Some(live) = guard.as_mut() else {
+                return (String::new(), String::new(), Vec::new(), 0, true);
+            };
+            let chunk = live.sampler.next(wait);
+            if let Some(bytes) = &chunk {
+                live.raw.extend_from_slice(bytes);
+                live.diagnosis.push(bytes);
+            }
+            let alarms = live
+                .diagnosis
+                .take_alarms()
+                .iter()
+                .map(|a| a.alarm_text())
+                .collect();
+            let report = live.diagnosis.report();
+            (
+                report.view_text(),
+                report.line(),
+                alarms,
+                report.samples,
+                chunk.is_none(),
+            )
+        })
+    }
+
+    /// Stops nvidia-smi and returns all it printed (stdout, then stderr); empty when already stopped.
+    fn stop<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let taken = self.running.lock().ok().and_then(|mut guard| guard.take());
+        let raw = match taken {
+            Some(mut live) => py.detach(|| {
+                let rest = live.sampler.stop();
+                live.raw.extend_from_slice(&rest);
+                live.raw
+            }),
+            None => Vec::new(),
+        };
+        PyBytes::new(py, &raw)
+    }
+}
+
+impl Drop for LiveWatch {
+    /// A watch dropped without `stop` still ends nvidia-smi.
+    fn drop(&mut self) {
+        if let Ok(mut guard) = self.running.lock()
+            && let Some(live) = guard.take()
+        {
+            drop(live.sampler.stop());
+        }
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", m.py().get_type::<InputError>())?;
@@ -264,5 +358,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(decode_text, m)?)?;
     m.add_class::<Sampler>()?;
+    m.add_class::<LiveWatch>()?;
+    m.add("LIVE_REFRESH_S", kgadvise_core::diagnose::live::REFRESH_S)?;
+    m.add(
+        "LIVE_LINE_REFRESH_S",
+        kgadvise_core::diagnose::live::LINE_REFRESH_S,
+    )?;
     Ok(())
 }

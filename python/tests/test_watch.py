@@ -5,6 +5,8 @@ exception goes on; without nvidia-smi the block runs unwatched with a message, n
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -80,3 +82,52 @@ def test_a_bad_interval_is_an_input_error() -> None:
     for bad in (0, -1, float("nan"), "1"):
         with pytest.raises(kgadvise.InputError, match="interval_s"):
             kgadvise.watch(interval_s=bad)  # type: ignore[arg-type]
+
+
+REPLAY = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "live"
+
+
+def _replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capture: str) -> Path:
+    monkeypatch.setenv("KGADVISE_NVIDIA_SMI", str(REPLAY / "fake-nvidia-smi-replay.sh"))
+    monkeypatch.setenv("FAKE_NVSMI_LOG", str(REPLAY / capture))
+    monkeypatch.setenv("FAKE_NVSMI_DONE", str(tmp_path / "done"))
+    return tmp_path / "done"
+
+
+def test_live_without_ipython_prints_plain_lines_and_one_alarm(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cargo_cli: Path, capsys: pytest.CaptureFixture
+) -> None:
+    done = _replay(monkeypatch, tmp_path, "second-gpu-idle-2xT4.csv")
+    with kgadvise.watch(interval_s=1, live=True) as w:
+        while not done.exists() or w.views < 1:
+            time.sleep(0.02)
+    printed = capsys.readouterr().out
+    assert printed.count("kgadvise ALARM") == 1 and len(w.alarms) == 1, printed
+    assert "second-gpu-idle" in w.alarms[0]
+    assert "kgadvise live [" in printed, printed
+    # The final report is the CLI's diagnose of the same capture.
+    out = run(cargo_cli, ["diagnose", str(REPLAY / "second-gpu-idle-2xT4.csv"), "--json"])
+    assert json.loads(out.stdout) == w.report
+
+
+def test_live_raises_no_alarm_on_a_dip_that_recovers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    done = _replay(monkeypatch, tmp_path, "dip-recovers-2xT4.csv")
+    with kgadvise.watch(interval_s=1, live=True) as w:
+        while not done.exists() or w.views < 1:
+            time.sleep(0.02)
+    assert w.alarms == [] and "ALARM" not in capsys.readouterr().out
+
+
+def test_python_m_kgadvise_watch_carries_the_alarm_into_a_kernel_log(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A Kaggle kernel's log is a file: plain lines, the alarm once, then the final diagnosis.
+    done = _replay(monkeypatch, tmp_path, "second-gpu-idle-2xT4.csv")
+    train = f"import pathlib, time\nwhile not pathlib.Path({str(done)!r}).exists(): time.sleep(0.02)\nprint('epoch 1 done')"
+    out = subprocess.run(
+        [sys.executable, "-m", "kgadvise", "watch", "--", sys.executable, "-c", train],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.stdout.count("kgadvise ALARM") == 1, out.stdout + out.stderr
+    assert "epoch 1 done" in out.stdout and "Verdicts (fix first): second-gpu-idle" in out.stdout
+    assert "\x1b[" not in out.stdout

@@ -21,4 +21,5 @@ pub mod sample;
 pub mod status;
 pub mod tpu;
 pub mod wait;
+pub mod watch;
 pub mod worth_gpu;

@@ -6,6 +6,7 @@
 //! fed bytes in chunks of any size, it decodes and cuts them with the one line reader
 //! ([`crate::text::lines`]) and finishes into the same report, through the same closing code.
 
+pub mod live;
 pub mod nvsmi;
 pub mod text;
 pub mod timeline;
@@ -136,6 +137,21 @@ impl Diagnoser {
     /// the text it read instead.
     pub fn absorb(&mut self, worker: CsvWorker) -> bool {
         self.parser.absorb(worker, &mut self.collector)
+    }
+
+    /// The report of the lines read so far (a line not ended yet waits), with what each wasting verdict
+    /// costs per hour of run: the live view's provisional answer. [`Diagnoser::finish`] is the final one.
+    pub(crate) fn provisional(&self) -> (DiagnoseReport, [(verdict::Verdict, f64); 3]) {
+        verdict::judge_with_costs(self.collector.clone(), &self.settings)
+    }
+
+    /// What has been read so far, per GPU.
+    pub(crate) fn collector(&self) -> &Collector {
+        &self.collector
+    }
+
+    pub(crate) fn thresholds(&self) -> &crate::rulebook::Thresholds {
+        &self.settings.thresholds
     }
 
     /// The end of the log: the report.

@@ -210,7 +210,7 @@ fn pct(a: f64, b: f64) -> Option<f64> {
     (b > 0.0).then(|| round(100.0 * a / b, 1))
 }
 
-fn fmt_num(v: f64) -> String {
+pub(crate) fn fmt_num(v: f64) -> String {
     let r = round(v, 1);
     if r.fract() == 0.0 {
         fixed(r, 0)
@@ -219,7 +219,7 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
-fn fmt_span(s: f64) -> String {
+pub(crate) fn fmt_span(s: f64) -> String {
     if s < 120.0 {
         format!("{} s", fmt_num(s))
     } else if s < 7200.0 {
@@ -771,8 +771,38 @@ fn interval_of(c: &Collector, settings: &Settings) -> (Option<f64>, Option<Thres
     }
 }
 
-/// The report of a log's summaries and the request: every verdict rule, fix first, then the caveats.
+/// Every verdict rule, fix first, then the caveats; the quota hours over `run.hours` that each wasting
+/// verdict (idle, second-gpu-idle, input-bound) costs, 0 when it does not hold.
+fn apply_rules(run: &Run, out: &mut Findings) -> [(Verdict, f64); 3] {
+    no_data(run, out);
+    let idle_h = idle(run, out);
+    memory_bound(run, out);
+    let second_h = second_gpu_idle(run, out);
+    let input_h = input_bound(run, out);
+    stalls(run, out);
+    compute_bound(run, out);
+    mixed(run, out);
+    too_short(run, out);
+    span_unknown(run, out);
+    unread_lines(run, out);
+    [
+        (Verdict::Idle, idle_h),
+        (Verdict::SecondGpuIdle, second_h),
+        (Verdict::InputBound, input_h),
+    ]
+}
+
+/// The report of a log's summaries and the request, with the quota hours per hour of run each wasting
+/// verdict costs (what the live view shows beside it).
 pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
+    judge_with_costs(c, settings).0
+}
+
+/// [`judge`], and the hourly cost of each wasting verdict.
+pub(crate) fn judge_with_costs(
+    c: Collector,
+    settings: &Settings,
+) -> (DiagnoseReport, [(Verdict, f64); 3]) {
     let t = &settings.thresholds;
     let (interval, assumed) = interval_of(&c, settings);
     let busy_t = t.get(threshold::VERDICT_BUSY_UTIL_PCT);
@@ -785,20 +815,15 @@ pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
     let (span_s, span_source) = span_of(&c, &gpus, interval);
     let snapshot = span_source == "snapshot";
     let mut out = Findings::new();
-    let wasted = {
-        let run = Run::new(&c, settings, &gpus, span_s, snapshot);
-        no_data(&run, &mut out);
-        let wasted = idle(&run, &mut out);
-        memory_bound(&run, &mut out);
-        let wasted = wasted + second_gpu_idle(&run, &mut out);
-        let wasted = wasted + input_bound(&run, &mut out);
-        stalls(&run, &mut out);
-        compute_bound(&run, &mut out);
-        mixed(&run, &mut out);
-        too_short(&run, &mut out);
-        span_unknown(&run, &mut out);
-        unread_lines(&run, &mut out);
-        run.hours.map(|_| round(wasted, 2))
+    let (wasted, hourly) = {
+        let mut run = Run::new(&c, settings, &gpus, span_s, snapshot);
+        let [idle_h, second_h, input_h] = apply_rules(&run, &mut out);
+        let wasted = run
+            .hours
+            .map(|_| round(idle_h.1 + second_h.1 + input_h.1, 2));
+        // The same rules over one hour of the same run: what each wasting verdict costs per hour.
+        run.hours = Some(1.0);
+        (wasted, apply_rules(&run, &mut Findings::new()))
     };
     if let (Some(id), "interval") = (assumed, span_source) {
         out.uses(id);
@@ -809,7 +834,7 @@ pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
         .map(|v| v.as_str())
         .collect();
     let closed = out.finish(settings.today, t);
-    DiagnoseReport {
+    let report = DiagnoseReport {
         schema: DIAGNOSE_SCHEMA,
         formats: c.formats.iter().map(|f| f.as_str()).collect(),
         lines: c.lines,
@@ -826,7 +851,8 @@ pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
         diagnostics_total: c.diagnostics_total,
         rules: closed.rules,
         findings: closed.findings,
-    }
+    };
+    (report, hourly)
 }
 
 #[cfg(test)]
