@@ -112,7 +112,7 @@ pub fn collect_kernel(
     global: &Global,
 ) -> Result<CollectedKernel, CliError> {
     let dir = path.map_or_else(|| output_folder(kernel), str::to_string);
-    let download = kaggle.run(&["kernels", "output", kernel, "-p", &dir]);
+    let download = kaggle.download(&["kernels", "output", kernel, "-p", &dir]);
     if let Some(why) = download.failure() {
         return Err(CliError::usage(format!(
             "kaggle kernels output {kernel}: {why}"
@@ -144,7 +144,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             && args.status.is_none()
             && args.log.is_none()
     }) {
-        let kaggle = KaggleClient::require(args.client.kaggle.as_deref())?;
+        let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
         let collected =
             collect_kernel(kernel, args.path.as_deref(), &args.client, &kaggle, global)?;
         return emit(&collected.report, global);

@@ -47,7 +47,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let kaggle = KaggleClient::require(args.client.kaggle.as_deref())?;
+    let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let folder = super::check::read_kernel_folder(&args.dir, global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let runs = super::status::recheck_runs(&kaggle, &state, &[], global)?;

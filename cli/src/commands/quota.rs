@@ -152,6 +152,7 @@ pub fn live_reading(
                 ..ClientAnswer::default()
             }),
             Ok(kaggle) => {
+                let kaggle = kaggle.limited(global)?;
                 for _ in 0..client_tries(&thresholds) {
                     let answer = kaggle.run(&["quota", "--format", "json"]);
                     let answered = read_quota_answer(&answer).is_ok();

@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    KaggleClient::require(args.client.kaggle.as_deref())?;
+    KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let request = RunsRequest {
         runs: state.read_runs()?,

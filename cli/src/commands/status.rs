@@ -64,7 +64,7 @@ pub fn recheck_runs(
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let kaggle = KaggleClient::require(args.client.kaggle.as_deref())?;
+    let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let runs = state.read_runs()?;
     let seen = status_calls(&kaggle, &runs, &args.kernels);

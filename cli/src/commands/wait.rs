@@ -72,7 +72,7 @@ fn poll(kaggle: &KaggleClient, args: &Args, global: &Global) -> Result<Vec<Poll>
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    let kaggle = KaggleClient::require(args.client.kaggle.as_deref())?;
+    let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let polls = poll(&kaggle, &args, global)?;
     let log = wants_log(&args.kernel, &polls)
         .then(|| kaggle.run(&["kernels", "logs", &args.kernel]))

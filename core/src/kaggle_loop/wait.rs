@@ -25,6 +25,16 @@ pub fn poll_seconds(thresholds: &Thresholds) -> f64 {
     thresholds.get(threshold::LOOP_POLL_SECONDS)
 }
 
+/// How long one call of the Kaggle CLI may run before it is stopped, in seconds: a download of the
+/// session's outputs (`kaggle kernels output`) or any other call.
+pub fn client_seconds(thresholds: &Thresholds, download: bool) -> f64 {
+    thresholds.get(if download {
+        threshold::LOOP_DOWNLOAD_SECONDS
+    } else {
+        threshold::LOOP_CLIENT_SECONDS
+    })
+}
+
 /// One poll: when, and what `kaggle kernels status` answered.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
