@@ -23,7 +23,8 @@
 )]
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::request::{ADVISORS, RequestError, advise_json, text_of};
+use kgadvise_core::advise::{ADVISORS, advise_json};
+use kgadvise_core::request::{RequestError, text_of};
 use wasm_bindgen::prelude::*;
 
 /// The report of the advisor `command` (a CLI command name: `cap`, `worth-gpu`) for a JSON `request`, as
