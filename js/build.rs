@@ -1,5 +1,5 @@
 //! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the Rust types
-//! themselves: the advisors are the arms of core's `request::advise_json`, each arm's entry point gives
+//! themselves: the advisors are the arms of core's `advise::advise_json`, each arm's entry point gives
 //! its request and report types, and build/dts.rs follows their fields (and serde's attributes) through
 //! core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
 //! declared with its own types without any change here; one it does not answer yet gets the generic

@@ -5,8 +5,8 @@
 //! field in its own words: the CLI as its flag or the file it read, the page as the label of its control,
 //! the JavaScript and Python libraries as their argument names.
 //!
-//! [`advise_json`] reaches every advisor by command name with a JSON request and gives the report as
-//! JSON: the one entry of the adapters that speak JSON (the npm package, the Python wheel).
+//! This is the floor every advisor stands on: it imports the rule book and `text/`, never an advisor;
+//! [`crate::advise`] reaches every advisor by command name.
 //!
 //! [`text_of`] turns the bytes of a file input (a log, a quota reading, a metadata file, a CSV) into its
 //! request field's text, with the decoding [`FILE_INPUTS`] gives that field: every surface that reads
@@ -320,71 +320,6 @@ fn binary(field: &str, at: usize, expected: &str) -> RequestError {
     )
 }
 
-/// Every advisor reached by command name: `request` is its JSON request, the answer its report as JSON
-/// (the object `kgadvise <command> --json` prints). `clock` is the time when the request has no `now`.
-pub fn advise_json(
-    command: &str,
-    request: &str,
-    clock: DateTime<Utc>,
-) -> Result<String, RequestError> {
-    fn answer<Q: de::DeserializeOwned, R: Serialize>(
-        request: &str,
-        clock: DateTime<Utc>,
-        advise: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
-    ) -> Result<String, RequestError> {
-        let report = advise(&from_json(request)?, clock)?;
-        serde_json::to_string(&report)
-            .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))
-    }
-    match command {
-        "cap" => answer(request, clock, crate::quota::cap::cap),
-        "matrix" => answer(request, clock, crate::hardware::matrix),
-        "defaults" => answer(request, clock, crate::hardware::domains::defaults),
-        "worth-gpu" => answer(request, clock, crate::hardware::worth::worth_gpu),
-        "inference" => answer(request, clock, crate::hardware::inference::inference),
-        "explain" => answer(request, clock, crate::rulebook::registry::explain),
-        "check" => answer(request, clock, crate::kernel::check::check),
-        "collect" => answer(request, clock, crate::kernel::run_report::collect),
-        "compare" => answer(request, clock, crate::stats::compare::compare),
-        "prune" => answer(request, clock, crate::stats::prune::prune),
-        "fidelity" => answer(request, clock, crate::stats::fidelity::fidelity),
-        "bench" => answer(request, clock, crate::bench::bench),
-        "bench-history" => answer(request, clock, crate::bench::history),
-        "diagnose" => answer(request, clock, crate::diagnose::diagnose),
-        "quota" => answer(request, clock, crate::quota::quota),
-        "plan" => answer(request, clock, crate::quota::plan::plan),
-        "tpu" => answer(request, clock, crate::quota::tpu::tpu),
-        _ => Err(RequestError::new(
-            "",
-            format!(
-                "unknown advisor `{command}`; expected one of: {}",
-                ADVISORS.join(", ")
-            ),
-        )),
-    }
-}
-
-/// The advisors [`advise_json`] answers, by command name.
-pub const ADVISORS: &[&str] = &[
-    "cap",
-    "matrix",
-    "defaults",
-    "worth-gpu",
-    "explain",
-    "check",
-    "collect",
-    "compare",
-    "prune",
-    "fidelity",
-    "bench",
-    "bench-history",
-    "inference",
-    "diagnose",
-    "quota",
-    "plan",
-    "tpu",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,21 +386,6 @@ mod tests {
         assert_eq!(decoding("cap", "now"), UNLISTED);
         assert_eq!(text_of("cap", "now", b"2026-12-01").unwrap(), "2026-12-01");
         assert_eq!(text_of("cap", "now", latin1).unwrap_err().line, Some(2));
-    }
-
-    /// Every file input is a field of its command's request: a listed field no request has would be
-    /// decoded and then refused as an unknown key.
-    #[test]
-    fn every_file_input_is_a_request_field() {
-        let clock = chrono::DateTime::UNIX_EPOCH;
-        for (command, field, _) in FILE_INPUTS {
-            let probe = format!("{{\"{field}\": 3}}");
-            let e = advise_json(command, &probe, clock).unwrap_err();
-            assert!(
-                !e.message.starts_with("unknown field"),
-                "{command} {field}: {e}"
-            );
-        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! TypeScript declarations from kgadvise-core's serde types, read from its sources with syn (build.rs).
 //!
-//! What it reads: the match arms of `request::advise_json` (command name -> entry point), each entry point's
+//! What it reads: the match arms of `advise::advise_json` (command name -> entry point), each entry point's
 //! signature (`fn x(&XRequest, DateTime<Utc>) -> Result<XReport, RequestError>`), and the structs, enums
 //! and type aliases those types reach, resolved the way rustc would (the item's own module, its `use`
 //! items, globs, re-exports; a name defined once in the crate as the last resort). serde's attributes say
@@ -1017,18 +1017,18 @@ fn quote_type(ty: &Type) -> String {
     ty.to_token_stream().to_string()
 }
 
-/// The advisors of `request::advise_json`: command name -> the path of its entry point.
+/// The advisors of `advise::advise_json`: command name -> the path of its entry point.
 fn advisors(krate: &Crate) -> Result<Vec<(String, Vec<String>)>, String> {
-    let module = vec!["request".to_string()];
+    let module = vec!["advise".to_string()];
     let Some(Resolved::Item(Found::Fn(f, _))) = krate.lookup(&module, "advise_json", 0) else {
-        return Err("core/src/request.rs: no `advise_json`".into());
+        return Err("core/src/advise.rs: no `advise_json`".into());
     };
     let Some(arms) = f.block.stmts.iter().rev().find_map(|s| match s {
         syn::Stmt::Expr(Expr::Match(m), _) => Some(&m.arms),
         _ => None,
     }) else {
         return Err(
-            "core/src/request.rs: `advise_json` does not end in a `match` on the command".into(),
+            "core/src/advise.rs: `advise_json` does not end in a `match` on the command".into(),
         );
     };
     let mut out = Vec::new();
@@ -1065,7 +1065,7 @@ fn advisors(krate: &Crate) -> Result<Vec<(String, Vec<String>)>, String> {
         };
         let Some(entry) = entry else {
             return Err(format!(
-                "core/src/request.rs: the arm of {commands:?} is not `answer(request, clock, path::to::entry)`"
+                "core/src/advise.rs: the arm of {commands:?} is not `answer(request, clock, path::to::entry)`"
             ));
         };
         for c in commands {
@@ -1154,7 +1154,7 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
             }
             (Some(path), None) => {
                 g.errors.push(format!(
-                    "core/src/request.rs: the entry point of `{}` (`{}`) is not a function of the crate",
+                    "core/src/advise.rs: the entry point of `{}` (`{}`) is not a function of the crate",
                     f.command,
                     path.join("::")
                 ));

@@ -12,18 +12,10 @@
 //! Nothing here may trap: a panic in wasm is an `unreachable` trap that loses the call. Core denies
 //! panicking constructs; this crate does too. Should one trap all the same, the glue is built with
 //! wasm-bindgen's reset-state function and `npm/index.js` starts a fresh instance after reporting it.
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::request::{ADVISORS, RequestError, advise_json, text_of};
+use kgadvise_core::advise::{ADVISORS, advise_json};
+use kgadvise_core::request::{RequestError, text_of};
 use wasm_bindgen::prelude::*;
 
 /// The report of the advisor `command` (a CLI command name: `cap`, `worth-gpu`) for a JSON `request`, as

@@ -251,7 +251,11 @@ impl LiveDiagnoser {
             let Some(s) = self.streaks.iter().find(|s| s.verdict == v) else {
                 continue;
             };
-            let Some(f) = report.findings.iter().find(|f| f.rule == v.rule().as_str()) else {
+            let Some(f) = report
+                .findings
+                .iter()
+                .find(|f| v.rules().iter().any(|r| f.rule == r.as_str()))
+            else {
                 continue;
             };
             let live = LiveVerdict {
