@@ -1,5 +1,5 @@
 //! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the Rust types
-//! themselves: the advisors are the rows of core's table (`request::TABLE`, core linked here as a
+//! themselves: the advisors are the rows of core's table (`advise::TABLE`, core linked here as a
 //! build-dependency), each row gives its one-line doc and its request and report types, and build/dts.rs
 //! follows their fields (and serde's attributes) through core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
 //! declared with its own types without any change here; one it does not answer yet gets the generic
@@ -58,7 +58,7 @@ fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
 
 /// Core's table of advisors, as build/dts.rs reads it.
 fn entries() -> Vec<dts::Entry> {
-    kgadvise_core::request::TABLE
+    kgadvise_core::advise::TABLE
         .iter()
         .map(|advisor| {
             let (request, report) = (advisor.types)();

@@ -6,7 +6,7 @@
 //! and in the browser (wasm32), and every answer is reproducible.
 //!
 //! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
-//! [`registry::explain`].
+//! [`explain::explain`].
 //!
 //! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (clippy runs with
 //! `-D warnings` in CI). The embedded rules cannot be invalid at run time: core/build.rs validates them and
@@ -21,8 +21,10 @@
     )
 )]
 
+pub mod advise;
 pub mod bench;
 pub mod diagnose;
+pub mod explain;
 pub mod hardware;
 pub mod kernel;
 pub mod quota;

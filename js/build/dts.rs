@@ -1,6 +1,6 @@
 //! TypeScript declarations from kgadvise-core's serde types, read from its sources with syn (build.rs).
 //!
-//! What it reads: core's table of advisors (`request::TABLE`, given by build.rs, which links core as a
+//! What it reads: core's table of advisors (`advise::TABLE`, given by build.rs, which links core as a
 //! build-dependency: command name, one-line doc, the Rust paths of the request and report types), and the
 //! structs, enums and type aliases those types reach, resolved the way rustc would (the item's own module, its `use`
 //! items, globs, re-exports; a name defined once in the crate as the last resort). serde's attributes say
@@ -1017,7 +1017,7 @@ fn quote_type(ty: &Type) -> String {
     ty.to_token_stream().to_string()
 }
 
-/// An advisor as core's table of advisors (`request::TABLE`) gives it: command name, one-line doc,
+/// An advisor as core's table of advisors (`advise::TABLE`) gives it: command name, one-line doc,
 /// whether the libraries have a function for it, and the Rust paths of its request and report types
 /// (`kgadvise_core::quota::cap::CapRequest`).
 #[derive(Debug, Clone, PartialEq)]

@@ -23,7 +23,8 @@
 )]
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::request::{RequestError, advise_json, advisor_names, text_of};
+use kgadvise_core::advise::{advise_json, advisor_names};
+use kgadvise_core::request::{RequestError, text_of};
 use wasm_bindgen::prelude::*;
 
 /// The report of the advisor `command` (a CLI command name: `cap`, `worth-gpu`) for a JSON `request`, as
@@ -199,7 +200,7 @@ mod tests {
         let core = core_sources();
         let functions = dts::functions_of_api(include_str!("../../npm/index.js"));
         assert_eq!(functions.len(), 16, "{functions:?}");
-        let entries: Vec<dts::Entry> = kgadvise_core::request::TABLE
+        let entries: Vec<dts::Entry> = kgadvise_core::advise::TABLE
             .iter()
             .map(|advisor| {
                 let (request, report) = (advisor.types)();

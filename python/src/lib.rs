@@ -1,5 +1,5 @@
 //! `kgadvise._native`, the Python wheel's extension: the core's advisors in-process (JSON request in,
-//! JSON report out, through `kgadvise_core::request::advise_json`) and the CLI's nvidia-smi sampler for
+//! JSON report out, through `kgadvise_core::advise::advise_json`) and the CLI's nvidia-smi sampler for
 //! `kgadvise.watch`. The Python package (`python/kgadvise/`) turns keyword arguments into requests and
 //! reports into dicts; nothing here knows one advisor from another, so an advisor that lands in
 //! `advise_json` is reachable from Python without a change here.
@@ -13,9 +13,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
-use kgadvise_core::request::{
-    RequestError, advise_json, advisor_names, from_json, library_advisors, text_of,
-};
+use kgadvise_core::advise::{advise_json, advisor_names, library_advisors};
+use kgadvise_core::request::{RequestError, from_json, text_of};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -151,7 +150,7 @@ fn functions() -> Vec<(&'static str, &'static str)> {
 /// docstrings are read from it.
 #[pyfunction]
 fn request_schema(command: &str) -> Option<String> {
-    kgadvise_core::request::request_schema(command).map(|schema| schema.to_string())
+    kgadvise_core::advise::request_schema(command).map(|schema| schema.to_string())
 }
 
 /// The text of the advisor `command`'s file input `field` (a request key) read from `path`: core's one

@@ -1,10 +1,10 @@
-//! The parts of the libraries' files written from core's table of advisors (`request::TABLE`) and its
-//! requests' JSON schemas (`request::request_schema`), so that an advisor and a request field are declared
+//! The parts of the libraries' files written from core's table of advisors (`advise::TABLE`) and its
+//! requests' JSON schemas (`advise::request_schema`), so that an advisor and a request field are declared
 //! once, in core: the Python stub's advisor functions (`python/kgadvise/__init__.pyi`) and the npm
 //! package's exports (`npm/index.js`). `tests/tests/surfaces.rs` checks both files hold what is written
 //! here, and rewrites them with `KGADVISE_BLESS=1`.
 
-use kgadvise_core::request::{Advisor, library_advisors, request_schema};
+use kgadvise_core::advise::{Advisor, library_advisors, request_schema};
 use serde_json::Value;
 
 /// The line before the generated part of a file (after its comment mark).

@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use kgadvise_core::Finding;
-use kgadvise_core::request::{RequestError, advise_json};
+use kgadvise_core::advise::advise_json;
+use kgadvise_core::request::RequestError;
 use kgadvise_core::rulebook;
 use kgadvise_core::rulebook::finding::render_text;
 use kgadvise_core::stats::npy::FileBytes;

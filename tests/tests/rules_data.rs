@@ -7,7 +7,7 @@ use kgadvise_tests::{kgadvise, workspace_root};
 #[test]
 fn docs_rules_md_is_fresh() {
     let path = workspace_root().join("docs").join("rules.md");
-    let expected = kgadvise_core::rulebook::registry::render_rules_markdown();
+    let expected = kgadvise_core::explain::render_rules_markdown();
     if std::env::var_os("KGADVISE_BLESS").is_some() {
         std::fs::write(&path, &expected).unwrap();
     }
@@ -21,7 +21,7 @@ fn docs_rules_md_is_fresh() {
 
 /// The documented way to regenerate docs/rules.md, `kgadvise explain --all-markdown`, gives exactly the
 /// rendering the freshness test above compares with (one run of the binary; each rule's doc sections are
-/// checked in core, `registry::tests`, and `explain ID` through the CLI in cli_foundation.rs).
+/// checked in core, `explain::tests`, and `explain ID` through the CLI in cli_foundation.rs).
 #[test]
 fn cli_all_markdown_is_the_rules_doc() {
     let out = kgadvise()
@@ -30,8 +30,7 @@ fn cli_all_markdown_is_the_rules_doc() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(
-        String::from_utf8_lossy(&out.stdout)
-            == kgadvise_core::rulebook::registry::render_rules_markdown(),
-        "`kgadvise explain --all-markdown` differs from registry::render_rules_markdown()"
+        String::from_utf8_lossy(&out.stdout) == kgadvise_core::explain::render_rules_markdown(),
+        "`kgadvise explain --all-markdown` differs from explain::render_rules_markdown()"
     );
 }

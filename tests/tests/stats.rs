@@ -649,11 +649,10 @@ fn request_errors_name_the_field() {
     assert_eq!(e.field, "", "{e}");
     // the JSON request: camelCase keys, unknown ones refused by name
     let json = serde_json::json!({"idea": base.idea, "control": base.control, "metric": "auc", "resamples": 20});
-    let report =
-        kgadvise_core::request::advise_json("compare", &json.to_string(), clock()).unwrap();
+    let report = kgadvise_core::advise::advise_json("compare", &json.to_string(), clock()).unwrap();
     assert!(report.contains("\"resamples\":20"), "{report}");
-    let e = kgadvise_core::request::advise_json("compare", r#"{"metrik": "auc"}"#, clock())
-        .unwrap_err();
+    let e =
+        kgadvise_core::advise::advise_json("compare", r#"{"metrik": "auc"}"#, clock()).unwrap_err();
     assert_eq!(e.field, "metrik");
 }
 
@@ -1263,7 +1262,7 @@ fn artifacts_compare_as_their_csv_and_match_numpy() {
         "threads": 2,
     });
     let report =
-        kgadvise_core::request::advise_json("compare", &request.to_string(), clock()).unwrap();
+        kgadvise_core::advise::advise_json("compare", &request.to_string(), clock()).unwrap();
     let j: Value = serde_json::from_str(&report).unwrap();
     for key in ["gain", "se", "z", "fold_t", "decision"] {
         assert_eq!(j[key], a[key], "{key}");

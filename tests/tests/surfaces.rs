@@ -3,7 +3,7 @@
 //! schema is what serde reads. `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces` rewrites the
 //! generated parts (python/kgadvise/__init__.pyi's functions, npm/index.js's exports).
 
-use kgadvise_core::request::{TABLE, advise_json, advisor_names, library_advisors, request_schema};
+use kgadvise_core::advise::{TABLE, advise_json, advisor_names, library_advisors, request_schema};
 use kgadvise_tests::surfaces::{npm_exports, python_functions, with_part};
 use kgadvise_tests::workspace_root;
 

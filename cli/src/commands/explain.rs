@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest};
+use kgadvise_core::explain::{self, ExplainReport, ExplainRequest};
 
 use crate::output::{CliError, Global, clock, emit};
 
@@ -35,9 +35,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         set: global.overrides(),
     };
     // The positional ID goes unnamed: the message names it.
-    let report = registry::explain(&request, clock()).map_err(|e| {
+    let report = explain::explain(&request, clock()).map_err(|e| {
         let unknown = e.field == "id"
-            && registry::suggestions(request.id.as_deref().unwrap_or_default()).is_empty();
+            && explain::suggestions(request.id.as_deref().unwrap_or_default()).is_empty();
         let mut error = CliError::request(e, &[("id", "")]);
         if unknown {
             error

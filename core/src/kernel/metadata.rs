@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::request::RequestError;
 use crate::rulebook::Thresholds;
 use crate::rulebook::ids::{rule, threshold};
-use crate::text::json;
+use crate::text::json::{self, json_type};
 
 /// Fields of the snake_case metadata format, `kaggle kernels pull -m` included (formats.md §5.1, §5.4).
 pub const KNOWN_KEYS: &[&str] = &[
@@ -214,26 +214,6 @@ pub fn code_file_paths(metadata: &str, thresholds: &Thresholds) -> Vec<String> {
         vec![code_file]
     } else {
         vec![code_file, forward]
-    }
-}
-
-/// serde_json's message without its " at line L column C" suffix (the line and column are given apart).
-pub(crate) fn serde_reason(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s.get(..i).unwrap_or(&s).to_string(),
-        None => s,
-    }
-}
-
-pub(crate) fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }
 

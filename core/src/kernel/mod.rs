@@ -28,7 +28,7 @@ fn json_error(field: &str, e: &serde_json::Error, expected: &str) -> RequestErro
         format!(
             "not valid JSON at column {} ({}); expected {expected}",
             e.column(),
-            metadata::serde_reason(e)
+            crate::text::json::serde_reason(e)
         ),
     )
 }

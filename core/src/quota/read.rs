@@ -547,7 +547,7 @@ fn read_json(text: &str) -> Result<QuotaReading, QuotaError> {
             format!(
                 "column {}: not valid JSON ({}); {EXPECTED_FORMS}",
                 e.column(),
-                crate::kernel::metadata::serde_reason(&e)
+                crate::text::json::serde_reason(&e)
             ),
         )
     })?;

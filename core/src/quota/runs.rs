@@ -91,7 +91,7 @@ pub fn read_runs_log(text: &str) -> RunsLog {
                 log.diagnostics.push(format!(
                     "line {n}, column {}: not JSON ({}), skipped; expected one JSON object per line",
                     e.column(),
-                    crate::kernel::metadata::serde_reason(&e)
+                    crate::text::json::serde_reason(&e)
                 ));
                 continue;
             }

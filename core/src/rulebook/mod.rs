@@ -9,7 +9,6 @@
 
 pub mod finding;
 pub mod ids;
-pub mod registry;
 pub mod report;
 
 use std::collections::BTreeMap;

@@ -146,7 +146,7 @@ pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> 
             format!(
                 "column {}: not JSON ({}); expected a kgkit curve {{fold, epochs, greater_is_better, points}}",
                 e.column(),
-                crate::kernel::metadata::serde_reason(&e)
+                crate::text::json::serde_reason(&e)
             ),
         )
     })?;

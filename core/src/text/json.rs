@@ -240,5 +240,26 @@ impl<'de> MapAccess<'de> for Entries<'_> {
     }
 }
 
+/// serde_json's message without its " at line L column C" suffix (the line and column are given apart).
+pub fn serde_reason(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s.get(..i).unwrap_or(&s).to_string(),
+        None => s,
+    }
+}
+
+/// What kind of JSON value `v` is, in words: `a number`, `a list`.
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests;

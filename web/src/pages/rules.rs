@@ -1,7 +1,7 @@
 //! Rule docs (`kgadvise explain ID`): any finding rule (KH001) or data entry (`matrix.bf16.t4x2`), and an
 //! index of every finding rule. Every finding on every page links here.
 
-use kgadvise_core::rulebook::registry::{self, ExplainReport, ExplainRequest, Explanation};
+use kgadvise_core::explain::{self, ExplainReport, ExplainRequest, Explanation};
 use leptos::prelude::*;
 
 use crate::browser::now;
@@ -27,13 +27,13 @@ pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
         id: Some(id.to_string()),
         ..ExplainRequest::default()
     };
-    match registry::explain(&request, now()) {
+    match explain::explain(&request, now()) {
         Ok(ExplainReport::Entry(e)) => Ok(e),
         // A request of one ID is answered by its explanation; the list and the Markdown are not asked.
         Ok(ExplainReport::List(_) | ExplainReport::Markdown(_)) => {
             Err(("expected one rule or entry".to_string(), Vec::new()))
         }
-        Err(e) => Err((request_error(&e, LABELS), registry::suggestions(id))),
+        Err(e) => Err((request_error(&e, LABELS), explain::suggestions(id))),
     }
 }
 
@@ -41,7 +41,7 @@ pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
 pub fn RulesPage() -> impl IntoView {
     let url = use_url();
     let answer = move || url.value("id").map(|id| explain_answer(&id));
-    let index = registry::rules_by_code()
+    let index = explain::rules_by_code()
         .into_iter()
         .map(|r| {
             view! {

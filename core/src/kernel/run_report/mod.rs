@@ -217,7 +217,7 @@ fn root_of(text: &str) -> Result<Map<String, Value>, RequestError> {
                 "report",
                 format!(
                     "the JSON is {}, not an object; expected kgkit's kg_run.json (an object with a `jobs` list)",
-                    super::metadata::json_type(&other)
+                    crate::text::json::json_type(&other)
                 ),
             ));
         }
