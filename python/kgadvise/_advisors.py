@@ -148,10 +148,16 @@ _EXAMPLES: Dict[str, str] = {
 }
 
 
+def _keys(schema: Dict[str, Any]) -> List[str]:
+    """The request's keys in the struct's order (a schema's ``properties`` are unordered)."""
+    return [k for k in schema.get("x-order", []) if k in schema.get("properties", {})]
+
+
 def _keywords_doc(schema: Dict[str, Any]) -> str:
     """The keyword arguments with their doc comments in the core's request struct."""
     lines = ["Keyword arguments (the core's request fields):", ""]
-    for key, field in schema.get("properties", {}).items():
+    for key in _keys(schema):
+        field = schema["properties"][key]
         doc = " ".join(str(field.get("description", "")).split())
         lines.append(f"    {_snake(key)}: {doc}" if doc else f"    {_snake(key)}")
     return "\n".join(lines)
@@ -182,7 +188,7 @@ def _advisor(command: str, summary: str) -> Any:
     call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
             inspect.Parameter(_snake(k), inspect.Parameter.KEYWORD_ONLY, default=None)
-            for k in schema.get("properties", {})
+            for k in _keys(schema)
         ]
     )
     return call
