@@ -107,14 +107,11 @@ pub fn run_command(command: &str, stdout_to_stderr: bool) -> std::io::Result<Chi
             match signalled_at {
                 None => {
                     // The terminal's Ctrl-C reaches the child too; forward it for a child started otherwise.
-                    #[cfg(unix)]
-                    let _ = Command::new("kill")
-                        .args(["-INT", &child.id().to_string()])
-                        .status();
+                    send_signal(child.id(), Signal::Interrupt);
                     signalled_at = Some(Instant::now());
                 }
                 Some(t) if t.elapsed() > Duration::from_secs(5) => {
-                    signal_group(child.id(), "-KILL");
+                    send_signal(child.id(), Signal::KillGroup);
                     let _ = child.kill();
                     break child.wait().ok();
                 }
@@ -136,16 +133,34 @@ pub fn run_command(command: &str, stdout_to_stderr: bool) -> std::io::Result<Chi
     })
 }
 
-/// Sends a signal to the child's whole process group (the child is its leader).
-fn signal_group(pid: u32, signal: &str) {
-    #[cfg(unix)]
-    {
-        let _ = Command::new("kill")
-            .args([signal, "--", &format!("-{pid}")])
-            .status();
+/// What [`send_signal`] sends, and to whom.
+#[derive(Debug, Clone, Copy)]
+enum Signal {
+    /// SIGINT to the child alone (Ctrl-C forwarded).
+    Interrupt,
+    /// SIGKILL to the child's whole process group (the child is its leader): what a command started.
+    KillGroup,
+}
+
+/// Sends `signal` through kill(2) (libc), without spawning a `kill` process. A child that has already
+/// exited gives ESRCH, ignored: the wait loop sees its status.
+#[cfg(unix)]
+fn send_signal(pid: u32, signal: Signal) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    let (target, number) = match signal {
+        Signal::Interrupt => (pid, libc::SIGINT),
+        Signal::KillGroup => (-pid, libc::SIGKILL),
+    };
+    // SAFETY: kill(2) takes two integers and touches no memory of this process.
+    unsafe {
+        libc::kill(target, number);
     }
-    #[cfg(not(unix))]
-    {
-        let _ = (pid, signal);
-    }
+}
+
+/// Elsewhere the child is killed by `Child::kill` alone.
+#[cfg(not(unix))]
+fn send_signal(pid: u32, signal: Signal) {
+    let _ = (pid, signal);
 }

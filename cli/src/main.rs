@@ -34,7 +34,8 @@ const EXAMPLES: &str = "Examples:
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
 #[derive(Debug, Parser)]
-#[command(name = "kgadvise", version, about = ABOUT, after_help = EXAMPLES)]
+// bin_name: usage says `kgadvise` whatever the file is called (the tests' build of it, a renamed copy).
+#[command(name = "kgadvise", bin_name = "kgadvise", version, about = ABOUT, after_help = EXAMPLES)]
 struct Cli {
     #[command(flatten)]
     global: Global,

@@ -1,4 +1,4 @@
-//! Makes `cargo test --workspace` build the `kgadvise` binary the conformance tests in tests/ run, and
+//! The binary of this package through `CARGO_BIN_EXE_kgadvise` (the one cargo built for this test run), and
 //! checks the two things every subcommand relies on: --help works and a usage error exits 2.
 
 #[test]

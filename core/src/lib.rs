@@ -8,18 +8,9 @@
 //! Every answer carries [`finding::Finding`]s whose `rule` is a stable ID documented by
 //! [`explain::explain`].
 //!
-//! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (clippy runs with
-//! `-D warnings` in CI). The embedded rules cannot be invalid at run time: core/build.rs validates them and
+//! Bad input never panics: outside tests, `unwrap`/`expect`/`panic!` and indexing/slicing are denied (the
+//! workspace's `[workspace.lints]`; clippy runs with `-D warnings` in CI). The embedded rules cannot be invalid at run time: core/build.rs validates them and
 //! bakes them into a static, failing the build otherwise.
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 pub mod advise;
 pub mod bench;

@@ -186,6 +186,29 @@ test('diagnose: a big paste by Ctrl+V is read in chunks, the box shows its head;
   check();
 });
 
+test('diagnose: a big text that arrives by an input event (dragged, a script, autofill) takes the paste\'s path', async () => {
+  const { page, check } = await openPage(browser, '?page=diagnose');
+  const rows = 30000;
+  const head = await page.evaluate(n => {
+    const lines = ['timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]'];
+    for (let i = 0; i < n; i++) {
+      const t = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString().replace('T', ' ').replace('Z', '').replaceAll('-', '/');
+      lines.push(`${t}, 0, Tesla T4, ${50 + (i % 50)}, 9000, 15360`, `${t}, 1, Tesla T4, 0, 3, 15360`);
+    }
+    const box = document.querySelector('#log-paste');
+    box.value = lines.join('\n') + '\n';
+    box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromDrop' }));
+    return lines.slice(0, 20).join('\n');
+  }, rows);
+  await page.waitForSelector('#log-file-note');
+  await page.waitForSelector('.verdicts li');
+  assert.equal(await page.inputValue('#log-paste'), head, 'the box shows the first 20 lines, as for Ctrl+V');
+  assert.match(await text(page, '#log-file-note'), /^Read the pasted log \(\d\.\d MiB, 60,001 lines\) in this page, in chunks/);
+  const samples = await page.$$eval('table.gpus tbody tr', trs => trs.map(tr => tr.children[2].textContent.trim()));
+  assert.deepEqual(samples, [String(rows), String(rows)]);
+  check();
+});
+
 /** A 2-GPU, 1 Hz `--query-gpu` CSV log of about `bytes` bytes; returns its path and rows per GPU. */
 function bigLog(dir, bytes) {
   const header = 'timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n';

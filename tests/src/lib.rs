@@ -50,13 +50,14 @@ pub fn fixture(rel: &str) -> PathBuf {
     workspace_root().join("tests").join("fixtures").join(rel)
 }
 
-/// The `kgadvise` binary built by `cargo test --workspace` (cli/tests makes cargo build it), as an
-/// assert_cmd command.
+/// The `kgadvise` binary as an assert_cmd command: the CLI's sources built by cargo for this very test
+/// run (tests/Cargo.toml's `kgadvise-under-test`), never a binary an older build left in target/.
 pub fn kgadvise() -> assert_cmd::Command {
     assert_cmd::Command::new(kgadvise_path())
 }
 
-/// Path of the built binary: next to this test executable's `deps/` folder.
+/// Path of the binary cargo built for these tests: `kgadvise-under-test`, next to this test executable's
+/// `deps/` folder (cargo builds a package's binaries before its integration tests run).
 pub fn kgadvise_path() -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
     let profile_dir = exe
@@ -64,10 +65,13 @@ pub fn kgadvise_path() -> PathBuf {
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let bin = profile_dir.join(format!("kgadvise{}", std::env::consts::EXE_SUFFIX));
+    let bin = profile_dir.join(format!(
+        "kgadvise-under-test{}",
+        std::env::consts::EXE_SUFFIX
+    ));
     assert!(
         bin.exists(),
-        "{} is missing: run the tests with `cargo test --workspace` so the CLI is built",
+        "{} is missing: cargo builds it for `cargo test -p kgadvise-tests`",
         bin.display()
     );
     bin

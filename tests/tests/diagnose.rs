@@ -399,7 +399,7 @@ fn waste_and_low_power_confidence() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["rule"] == "KV007")
+        .find(|f| f["rule"] == "KV052")
         .unwrap()
         .clone();
     assert!(

@@ -656,10 +656,10 @@ fn pre_push_hook_blocks_bad_kernels() {
     }
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "-A"]);
-    let bin_dir = kgadvise_tests::kgadvise_path()
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    // The hook calls `kgadvise` from PATH: a folder holding the binary under that name.
+    let bin_dir = dir.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::fs::copy(kgadvise_tests::kgadvise_path(), bin_dir.join("kgadvise")).unwrap();
     let path = format!(
         "{}:{}",
         bin_dir.display(),

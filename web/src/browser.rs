@@ -146,6 +146,17 @@ pub fn pasted_text(ev: &web_sys::ClipboardEvent) -> Option<js_sys::JsString> {
     Some(data.unchecked_into::<TextTransfer>().get_data("text/plain"))
 }
 
+/// The value of an `input` event's element (the textarea) as the JavaScript string it is: no copy into
+/// wasm, so a big text can be streamed as a big paste is.
+pub fn input_text(ev: &web_sys::Event) -> Option<js_sys::JsString> {
+    use wasm_bindgen::JsCast;
+    let target = ev.target()?;
+    js_sys::Reflect::get(&target, &wasm_bindgen::JsValue::from_str("value"))
+        .ok()?
+        .dyn_into()
+        .ok()
+}
+
 /// The UTF-16 units `[start, end)` of a JavaScript string as Rust text, and where the part really ends:
 /// one unit early when `end` would split a surrogate pair (a character outside the BMP), so parts read one
 /// after another join into exactly the whole text.

@@ -325,20 +325,20 @@ fn failed_runs(bench: &MeasuredBench, out: &mut Findings) {
     for (i, d) in bench.runs.iter().enumerate() {
         let m = d.run;
         if m.exit_code != Some(0) || m.interrupted {
-            let finding = Finding::from_rule(
+            let label = if bench.runs.len() > 1 {
+                bench.label(i)
+            } else {
+                String::new()
+            };
+            out.add(
                 rule::KB002,
                 format!(
-                    "`{}`: {} after {} s",
+                    "{label}`{}`: {} after {} s",
                     m.command,
                     how_it_ended(m.exit_code, m.interrupted),
                     fixed(m.wall_seconds, 1)
                 ),
             );
-            out.push(if bench.runs.len() > 1 {
-                finding.with_title(format!("{}the benched command failed", bench.label(i)))
-            } else {
-                finding
-            });
         }
     }
 }

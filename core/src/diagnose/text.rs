@@ -71,7 +71,7 @@ impl DiagnoseReport {
             format!("{verdict_label} {}", self.verdicts.join(", "))
         };
         let facts = self.facts(interval_input);
-        let gpu_table = gpu_table(&self.gpus);
+        let gpu_table = self.gpu_table();
         let mut text = format!("{verdict}\n");
         if !self.gpus.is_empty() {
             text.push_str(&facts.join("; "));
@@ -117,6 +117,14 @@ fn span_text(s: f64) -> String {
         format!("{} min", fixed(s / 60.0, 1))
     } else {
         format!("{} h", fixed(s / 3600.0, 2))
+    }
+}
+
+impl DiagnoseReport {
+    /// One row per GPU, every cell formatted (a sparkline of its utilisation last): the table the CLI
+    /// prints and the page and the wheel lay out.
+    pub fn gpu_table(&self) -> TextTable {
+        gpu_table(&self.gpus)
     }
 }
 

@@ -73,17 +73,19 @@ impl Verdict {
         }
     }
 
-    pub fn rule(self) -> RuleId {
+    /// The rules that give this verdict: one each, but no-data has one per reason there is no data
+    /// and compute-bound one per confidence (each message its own rule).
+    pub fn rules(self) -> &'static [RuleId] {
         match self {
-            Verdict::NoData => rule::KV001,
-            Verdict::Idle => rule::KV002,
-            Verdict::MemoryBound => rule::KV003,
-            Verdict::SecondGpuIdle => rule::KV004,
-            Verdict::InputBound => rule::KV005,
-            Verdict::Stalls => rule::KV006,
-            Verdict::ComputeBound => rule::KV007,
-            Verdict::Mixed => rule::KV008,
-            Verdict::TooShort => rule::KV009,
+            Verdict::NoData => &[rule::KV001, rule::KV050, rule::KV051],
+            Verdict::Idle => &[rule::KV002],
+            Verdict::MemoryBound => &[rule::KV003],
+            Verdict::SecondGpuIdle => &[rule::KV004],
+            Verdict::InputBound => &[rule::KV005],
+            Verdict::Stalls => &[rule::KV006],
+            Verdict::ComputeBound => &[rule::KV007, rule::KV052],
+            Verdict::Mixed => &[rule::KV008],
+            Verdict::TooShort => &[rule::KV009],
         }
     }
 }
@@ -428,13 +430,14 @@ fn no_data(run: &Run, out: &mut Findings) {
             )
         });
     }
-    let mut f = Finding::from_rule(rule::KV001, why.join("; "));
-    if !c.errors.is_empty() {
-        f = f.with_title("No usable GPU data: nvidia-smi reported an error");
+    let code = if !c.errors.is_empty() {
+        rule::KV050
     } else if !c.notes.is_empty() && run.gpus.is_empty() {
-        f = f.with_title("Not a utilisation log: nothing to judge");
-    }
-    out.push(f);
+        rule::KV051
+    } else {
+        rule::KV001
+    };
+    out.add(code, why.join("; "));
 }
 
 /// KV002 `idle`: no GPU busy; the whole span is wasted. Returns the quota hours wasted.
@@ -647,20 +650,16 @@ fn compute_bound(run: &Run, out: &mut Findings) {
         .map(|g| g.index.to_string())
         .collect();
     let mut evidence: Vec<String> = by_rates.iter().chain(by_util.iter()).cloned().collect();
-    let mut title = None;
+    let mut code = rule::KV007;
     if by_rates.is_none() && !low_power.is_empty() {
         evidence.push(format!(
             "low confidence: mean power draw below {} % of the limit ({power}) on GPU {} — utilisation alone is coarse (a single busy thread reads 100 %)",
             fmt_num(power_t),
             low_power.join(", ")
         ));
-        title = Some("Compute-bound (low confidence: power draw well below the limit)");
+        code = rule::KV052;
     }
-    let f = Finding::from_rule(rule::KV007, evidence.join("; "));
-    out.push(match title {
-        Some(t) => f.with_title(t),
-        None => f,
-    });
+    out.add(code, evidence.join("; "));
     for id in [ratio, above, power] {
         out.uses(id);
     }
@@ -800,7 +799,7 @@ pub(crate) fn judge(c: Collector, settings: &Settings) -> DiagnoseReport {
     }
     let verdicts = Verdict::ALL
         .iter()
-        .filter(|v| out.has(v.rule()))
+        .filter(|v| v.rules().iter().any(|r| out.has(*r)))
         .map(|v| v.as_str())
         .collect();
     let closed = out.finish(settings.today, t);

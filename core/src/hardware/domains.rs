@@ -331,10 +331,13 @@ fn defaults_left_out(run: &DefaultsRun, out: &mut Findings) {
         return;
     };
     for d in &run.dropped {
-        out.push(
-            Finding::from_rule(rule::KH002, format!("{}: {}", d.rule, d.reason))
-                .with_title(format!("`{}` left out on {}", d.text, platform.name)),
-        );
+        out.push(Finding::from_rule(
+            rule::KH002,
+            format!(
+                "`{}` left out on {}: {}: {}",
+                d.text, platform.name, d.rule, d.reason
+            ),
+        ));
         out.uses_entry(&d.rule);
     }
 }

@@ -168,13 +168,10 @@ fn gpu_or_cpu(run: &WorthRun, out: &mut Findings) {
                 .unwrap_or_default()
         )
     };
-    out.push(
-        Finding::from_rule(rule::KH010, evidence).with_title(format!(
-            "{}: {}",
-            entry.name,
-            run.choice.as_str()
-        )),
-    );
+    out.push(Finding::from_rule(
+        rule::KH010,
+        format!("{}: {}; {evidence}", entry.name, run.choice.as_str()),
+    ));
     out.uses_entry(&entry.id);
 }
 
@@ -280,7 +277,14 @@ mod tests {
         let r = worth_gpu(&request("gbdt", 2_000_000, None), clock()).unwrap();
         assert_eq!(r.rules, ["KH010", "worth-gpu.gbdt"]);
         assert_eq!(r.findings.len(), 1);
-        assert_eq!(r.findings[0].title, "GBDT (XGBoost/CatBoost/LightGBM): gpu");
+        assert_eq!(r.findings[0].title, "GPU or CPU for this task");
+        assert!(
+            r.findings[0]
+                .evidence
+                .starts_with("GBDT (XGBoost/CatBoost/LightGBM): gpu; "),
+            "{}",
+            r.findings[0].evidence
+        );
         assert!(r.notes.is_empty());
     }
 

@@ -1,6 +1,6 @@
-//! Kernels before and after a run: the push pre-flight (`check`, spec §10, rules KM001-KM027 in
-//! `rules/kernel.toml`) and kgkit's run report (`run_report::collect`, spec §11, rules KR001-KR009 in
-//! `rules/run_report.toml`). The surfaces read the files (a kernel folder, a dropped file); everything
+//! Kernels before and after a run: the push pre-flight (`check`, spec §10, the KM rules of
+//! `rules/kernel.toml`) and kgkit's run report (`run_report::collect`, spec §11, the KR rules of
+//! `rules/run_report.toml`; `kgadvise explain --list` lists them). The surfaces read the files (a kernel folder, a dropped file); everything
 //! that decides is here.
 
 pub mod check;

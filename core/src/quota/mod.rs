@@ -5,7 +5,7 @@
 //! - [`read`]: every form a quota comes in, auto-detected into one typed [`QuotaReading`] ([`read_quota`],
 //!   which other advisors reuse, e.g. the kernel pre-flight's quota);
 //! - [`runs`]: kgkit's runs log; [`ledger`]: what its runs in flight reserve, counted from the reading;
-//! - [`state`]: the `quota` request, its rules (KQ001-KQ007) and [`QuotaReport`];
+//! - [`state`]: the `quota` request, its rules and [`QuotaReport`];
 //! - [`plan`], [`cap`], [`tpu`]: the advisors built on it, each a request and one entry point.
 
 pub mod cap;

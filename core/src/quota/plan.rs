@@ -1,7 +1,7 @@
 //! The budget until the deadline (spec §7, KG §4): resets before the deadline, total hours, phase, final
 //! reserve, exploration budget, and with a measured cost per fold the screen/promotion cycles it buys and
 //! the last safe start of a final full-CV run. The request is [`PlanRequest`], the entry point [`plan`];
-//! the rules KQ010-KQ015 are functions over [`PlanRun`], after the quota's own (KQ001-KQ007).
+//! its rules are functions over [`PlanRun`], after the quota's own.
 
 mod budget;
 
@@ -518,8 +518,16 @@ fn last_safe_start(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
     let last = run.deadline
         - Duration::milliseconds((fp.final_run_cap_hours * 3_600_000.0).round() as i64);
     let hours_to_last = hours_between(run.now, last);
-    let mut f = Finding::from_rule(
-        rule::KQ014,
+    // Within a day of the last safe start (or past it) is its own warning, while the run can matter.
+    let code = if run.phase == Phase::Ended || hours_to_last >= 24.0 {
+        rule::KQ014
+    } else if hours_to_last < 0.0 {
+        rule::KQ052
+    } else {
+        rule::KQ053
+    };
+    out.add(
+        code,
         format!(
             "final full-CV run capped at {} h ({} x {} h): last safe start {} ({} h from now)",
             fmt_h(fp.final_run_cap_hours),
@@ -529,16 +537,6 @@ fn last_safe_start(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
             fixed(hours_to_last, 1)
         ),
     );
-    if run.phase != Phase::Ended && hours_to_last < 24.0 {
-        f = f
-            .with_severity(crate::Severity::Warning)
-            .with_title(if hours_to_last < 0.0 {
-                "The last safe start of the final full-CV run has passed"
-            } else {
-                "The last safe start of the final full-CV run is within a day"
-            });
-    }
-    out.push(f);
 }
 
 /// KQ015: exploring, and the exploration buys no full cycle of screens and a promotion.

@@ -1,7 +1,7 @@
 //! `kgadvise quota`: the state of the GPU and TPU quotas an answer is built on (spec §6): the week rolled
 //! over or not, live or not, reservations, plannable hours, use it or lose it. The request is
 //! [`QuotaRequest`]; [`QuotaText`] is the quota input every advisor that reads a quota shares (plan, tpu,
-//! the kernel check); the rules KQ001-KQ007 are functions over [`QuotaRun`].
+//! the kernel check); its rules are functions over [`QuotaRun`].
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -670,7 +670,7 @@ fn stale_runs_skipped(run: &QuotaRun, thresholds: &Thresholds, out: &mut Finding
     };
     out.push(
         Finding::from_rule(
-            rule::KQ004,
+            rule::KQ050,
             format!(
                 "{} stale runs-log entries skipped (running longer than cap + {margin} h, or queued longer than the longest queue wait {} h + cap + {margin} h): {}",
                 ledger.stale.len(),
@@ -679,8 +679,7 @@ fn stale_runs_skipped(run: &QuotaRun, thresholds: &Thresholds, out: &mut Finding
                 margin = shortest(thresholds.get(threshold::QUOTA_STALE_RUN_MARGIN_HOURS)),
             ),
         )
-        .with_title("Stale runs-log entries reserve nothing")
-        .with_fix("Collect or mark those runs finished (kgkit gpu collect / gpu quota) so the log matches Kaggle."),
+
     );
 }
 
@@ -689,18 +688,14 @@ fn replaced_runs_skipped(run: &QuotaRun, _: &Thresholds, out: &mut Findings) {
     let Some(ledger) = run.ledger.as_ref().filter(|l| !l.replaced.is_empty()) else {
         return;
     };
-    out.push(
-        Finding::from_rule(
-            rule::KQ004,
-            format!(
-                "{} runs-log entries replaced by a later push of the same kernel: {}",
-                ledger.replaced.len(),
-                ledger.replaced.join("; ")
-            ),
-        )
-        .with_title("A re-push replaces the kernel's older reservation")
-        .with_fix("Nothing to do: only the newest push of a kernel holds hours."),
-    );
+    out.push(Finding::from_rule(
+        rule::KQ051,
+        format!(
+            "{} runs-log entries replaced by a later push of the same kernel: {}",
+            ledger.replaced.len(),
+            ledger.replaced.join("; ")
+        ),
+    ));
 }
 
 /// KQ016: the week's used hours exceed what the runs log's runs can have spent: an unlogged session

@@ -499,7 +499,7 @@ fn runs_log_reserves_hours_and_skips_stale_entries() {
     assert!(
         rep.findings
             .iter()
-            .any(|f| f.rule == "KQ004" && f.evidence.contains("stale"))
+            .any(|f| f.rule == "KQ050" && f.evidence.contains("stale"))
     );
     assert_eq!(rep.stale_runs.len(), 1);
 }

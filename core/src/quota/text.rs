@@ -7,7 +7,7 @@ use crate::quota::tpu::TpuReport;
 use crate::quota::{QuotaReport, QuotaState, describe_age};
 use crate::rulebook::finding::render_text;
 use crate::text::number::{fixed, shortest};
-use crate::text::table::table;
+use crate::text::table::{TextTable, table};
 use crate::text::when::display_utc;
 
 /// One accelerator's quota state (`name`: GPU, TPU) in one line, and the caveats under it.
@@ -75,6 +75,39 @@ pub fn stale_run_line(run: &str) -> String {
 /// The columns of a table of [`QuotaState::reservations`] (kernel, status, cap, ran, reserved, line).
 pub const RESERVATION_COLUMNS: &[&str] = &["kernel", "status", "cap", "ran", "reserved", "line"];
 
+impl QuotaState {
+    /// What the runs in flight hold, one row per run, every cell formatted: the table the CLI prints
+    /// under the accelerator's line and the page and the wheel lay out.
+    pub fn reservations_table(&self) -> TextTable {
+        let h = |x: f64| format!("{} h", fixed(x, 2));
+        let rows = self
+            .reservations
+            .iter()
+            .map(|r| {
+                vec![
+                    r.kernel.clone(),
+                    r.status.clone(),
+                    h(r.cap_hours),
+                    h(r.ran_hours),
+                    h(r.reserved_hours),
+                    r.line.to_string(),
+                ]
+            })
+            .collect();
+        TextTable::new(RESERVATION_COLUMNS, rows)
+    }
+}
+
+/// An accelerator's reservations under its caption, as the CLI prints them; empty without any.
+fn reservations_text(name: &str, s: &QuotaState) -> String {
+    if s.reservations.is_empty() {
+        return String::new();
+    }
+    let table = s.reservations_table().text();
+    let indented: String = table.lines().map(|l| format!("  {l}\n")).collect();
+    format!("  {}:\n{indented}", reservations_caption(name))
+}
+
 /// The caption of the reservations table of an accelerator (`GPU`, `TPU`).
 pub fn reservations_caption(name: &str) -> String {
     format!("{name} runs in flight")
@@ -112,9 +145,11 @@ pub(crate) fn quota(r: &QuotaReport) -> String {
         (g, t) => {
             if let Some(g) = g {
                 s.push_str(&state_line("GPU", g));
+                s.push_str(&reservations_text("GPU", g));
             }
             if let Some(t) = t {
                 s.push_str(&state_line("TPU", t));
+                s.push_str(&reservations_text("TPU", t));
             }
         }
     }

@@ -1,5 +1,5 @@
 //! TPU or GPU? (spec §9, KG §6): both finish times, the choice and why. The request is [`TpuRequest`],
-//! the entry point [`tpu`]; the rules KQ030-KQ033 are functions over [`TpuRun`].
+//! the entry point [`tpu`]; its rules are functions over [`TpuRun`].
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -393,13 +393,14 @@ fn earlier_finish(run: &TpuRun, out: &mut Findings) {
         shortest(run.speed),
         fixed(run.tpu_work, 2),
     );
-    out.push(
-        Finding::from_rule(rule::KQ030, format!("{gpu_text}; {tpu_text}")).with_title(format!(
-            "Run it on the {}: {}",
+    out.push(Finding::from_rule(
+        rule::KQ030,
+        format!(
+            "run it on the {}: {}; {gpu_text}; {tpu_text}",
             run.choice.as_str().to_ascii_uppercase(),
             run.reason()
-        )),
-    );
+        ),
+    ));
 }
 
 /// KQ032: the run needs more TPU hours than are plannable before the reset.

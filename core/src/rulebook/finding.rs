@@ -41,11 +41,6 @@ impl Finding {
         }
     }
 
-    pub fn with_title(mut self, title: impl Into<String>) -> Finding {
-        self.title = title.into();
-        self
-    }
-
     pub fn with_fix(mut self, fix: impl Into<String>) -> Finding {
         self.fix = fix.into();
         self

@@ -44,7 +44,7 @@ impl Findings {
         self.push(Finding::from_rule(rule, evidence));
     }
 
-    /// Adds a finding built with [`Finding::from_rule`] and changed (`.with_title(...)`).
+    /// Adds a finding built with [`Finding::from_rule`] and changed (its fix or severity; its title is always its rule's).
     pub fn push(&mut self, finding: Finding) {
         self.findings.push(finding);
     }

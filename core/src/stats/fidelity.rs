@@ -5,8 +5,8 @@
 //! sign(screen) == sign(full) (0 is its own sign); Spearman = Pearson correlation of the average ranks
 //! (ties share their mean rank, as scipy.stats.spearmanr). Judged only with ≥ 3 ideas.
 //!
-//! [`fidelity`] is the entry point: a [`FidelityRequest`] in, a [`FidelityReport`] out; the rules (KS020
-//! to KS023) are one function each over the ideas read (`FidelityRun`).
+//! [`fidelity`] is the entry point: a [`FidelityRequest`] in, a [`FidelityReport`] out; the rules are one
+//! function each over the ideas read (`FidelityRun`).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -203,16 +203,13 @@ fn ranks_differ(run: &FidelityRun, thresholds: &Thresholds, out: &mut Findings) 
                 run.n()
             ),
         ),
-        None => out.push(
-            Finding::from_rule(
-                rule::KS021,
-                format!(
-                    "Spearman undefined over {} ideas: one side gives every idea the same gain",
-                    run.n()
-                ),
-            )
-            .with_title("Screens cannot rank these ideas"),
-        ),
+        None => out.push(Finding::from_rule(
+            rule::KS050,
+            format!(
+                "Spearman undefined over {} ideas: one side gives every idea the same gain",
+                run.n()
+            ),
+        )),
         _ => {}
     }
 }

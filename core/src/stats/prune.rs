@@ -16,8 +16,8 @@
 //! `TrainBudget.should_prune` does the same (no `KG_PRUNE_MARGIN`, no pruning). A screen level with or
 //! ahead of the baseline needs no margin: it continues.
 //!
-//! [`prune`] is the entry point: a [`PruneRequest`] in, a [`PruneReport`] out; the rules (KS010 to KS013)
-//! are one function each over where the screen stands (`PruneRun`).
+//! [`prune`] is the entry point: a [`PruneRequest`] in, a [`PruneReport`] out; the rules are one
+//! function each over where the screen stands (`PruneRun`).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -100,6 +100,28 @@ pub fn parse_number(cell: &[u8]) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
+/// The one row loop of every reader here: each data row after the header with its 1-based line, blank
+/// rows skipped; a row the CSV reader cannot read is an error naming `field`. `row` stops the loop with
+/// its error.
+fn each_row(
+    rdr: &mut csv::Reader<&[u8]>,
+    field: &str,
+    mut row: impl FnMut(&csv::ByteRecord, u64) -> Result<(), RequestError>,
+) -> Result<(), RequestError> {
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match rdr.read_byte_record(&mut record) {
+            Ok(false) => return Ok(()),
+            Ok(true) => {}
+            Err(e) => return Err(unreadable(field, &e)),
+        }
+        if record.iter().all(|c| c.trim_ascii().is_empty()) {
+            continue;
+        }
+        row(&record, record.position().map(|p| p.line()).unwrap_or(0))?;
+    }
+}
+
 /// The cells of `y_true`/`y_pred` that are not numbers: the first few (`shown`) and how many in all.
 fn bad_cells(field: &str, shown: &[String], count: usize) -> RequestError {
     let more = if count > shown.len() {
@@ -147,17 +169,7 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
     };
     let mut bad: Vec<String> = Vec::new();
     let mut bad_count = 0usize;
-    let mut record = csv::ByteRecord::new();
-    loop {
-        match rdr.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
-        }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.trim_ascii().is_empty()) {
-            continue;
-        }
+    each_row(&mut rdr, field, |record, line| {
         let mut num = |col: usize, label: &str| -> f64 {
             match record.get(col).and_then(parse_number) {
                 Some(v) => v,
@@ -193,7 +205,8 @@ pub fn read_predictions(text: &str, field: &str) -> Result<Predictions, RequestE
             groups.push(text_of(c));
         }
         p.line.push(line);
-    }
+        Ok(())
+    })?;
     if bad_count > 0 {
         return Err(bad_cells(field, &bad, bad_count));
     }
@@ -251,17 +264,7 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
         ));
     };
     let mut out = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    loop {
-        match rdr.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
-        }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.trim_ascii().is_empty()) {
-            continue;
-        }
+    each_row(&mut rdr, field, |record, line| {
         match record.get(col).and_then(parse_number) {
             Some(v) => out.push(v),
             None => {
@@ -275,7 +278,8 @@ pub fn read_scores(text: &str, field: &str) -> Result<Vec<f64>, RequestError> {
                 ));
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -347,19 +351,8 @@ pub fn read_truth(text: &str, column: &str, groups: Option<&str>) -> Result<Trut
     };
     let mut cells: Vec<String> = Vec::new();
     let mut text_labels = false;
-    let mut record = csv::ByteRecord::new();
-    loop {
-        match rdr.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(unreadable("truth", &e)),
-        }
-        if record.iter().all(|c| c.trim_ascii().is_empty()) {
-            continue;
-        }
-        truth
-            .line
-            .push(record.position().map(|p| p.line()).unwrap_or(0));
+    each_row(&mut rdr, "truth", |record, line| {
+        truth.line.push(line);
         let cell = record.get(col).unwrap_or_default();
         let value = if cell.iter().all(u8::is_ascii_whitespace) {
             f64::NAN
@@ -382,7 +375,8 @@ pub fn read_truth(text: &str, column: &str, groups: Option<&str>) -> Result<Trut
                     .unwrap_or_default(),
             );
         }
-    }
+        Ok(())
+    })?;
     if truth.values.is_empty() {
         return Err(RequestError::new(
             "truth",
@@ -434,17 +428,7 @@ pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>)
     };
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    loop {
-        match rdr.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => return Err(unreadable(field, &e)),
-        }
-        let line = record.position().map(|p| p.line()).unwrap_or(0);
-        if record.iter().all(|c| c.trim_ascii().is_empty()) {
-            continue;
-        }
+    each_row(&mut rdr, field, |record, line| {
         let text_of = |col: usize| record.get(col).map(cell_text).unwrap_or_default();
         let idea = text_of(ic);
         let label = if idea.is_empty() {
@@ -475,7 +459,8 @@ pub fn read_ideas(text: &str, field: &str) -> Result<(Vec<IdeaRow>, Vec<String>)
             }),
             _ => skipped.push(format!("{label}: {}", problems.join(", "))),
         }
-    }
+        Ok(())
+    })?;
     Ok((rows, skipped))
 }
 

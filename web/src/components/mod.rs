@@ -13,7 +13,7 @@ pub use doc_text::DocText;
 pub use findings::{FindingList, RulesUsed};
 pub use inputs::{UrlInput, UrlSelect};
 pub use links::{AppLink, RuleLink};
-pub use table::{Cell, DataTable};
+pub use table::{Cell, DataTable, text_rows};
 
 use leptos::prelude::*;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{pasted_text, read_bytes, size_text, text_part};
+use crate::browser::{input_text, pasted_text, read_bytes, size_text, text_part};
 
 /// The pages that read a file whole (all but Diagnose, which reads in chunks) refuse bigger files.
 pub const WHOLE_FILE_MAX_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
@@ -167,7 +167,7 @@ pub fn PasteArea(
                     aria-describedby=has_hint.then(|| hint_id.clone())
                     prop:value=shown
                     on:paste=move |ev| state.paste(&ev)
-                    on:input=move |ev| state.edit(event_target_value(&ev))
+                    on:input=move |ev| state.input(&ev)
                 ></textarea>
             </div>
             {takes_files.then(|| view! { <FilePick id=file_id label=label accept=accept on_change=on_change /> })}
@@ -222,16 +222,33 @@ impl BoxState {
         };
         if let Some(text) = pasted_text(ev).filter(|t| t.length() >= BIG_PASTE_UNITS) {
             ev.prevent_default();
-            self.next();
-            self.note.set(None);
-            self.value.set(String::new());
-            slot.set(Some(Streamed::pasted(text)));
+            self.stream_text(slot, text);
         }
     }
 
-    /// Editing the box drops a streamed log or a loaded file: the box's text is the input again. (Text
-    /// reaches the box by typing or a paste under `BIG_PASTE_UNITS`: a dropped text is refused by the drop
-    /// zone, which takes files.)
+    /// The one way a big text enters the page, whether a paste or an `input` event brought it: streamed
+    /// (`Streamed::Pasted`, read in chunks), out of the box, which shows its first lines.
+    fn stream_text(self, slot: RwSignal<Option<Streamed>, LocalStorage>, text: js_sys::JsString) {
+        self.next();
+        self.note.set(None);
+        self.value.set(String::new());
+        slot.set(Some(Streamed::pasted(text)));
+    }
+
+    /// Text that reached the box by an `input` event: typing, a dragged text, a script, autofill. A big
+    /// one goes the paste's way (the browser has laid it out already, but it is never copied into wasm
+    /// whole nor diagnosed in one go); the rest is the box's text.
+    fn input(self, ev: &leptos::ev::Event) {
+        if let Some(slot) = self.stream
+            && let Some(text) = input_text(ev).filter(|t| t.length() >= BIG_PASTE_UNITS)
+        {
+            self.stream_text(slot, text);
+            return;
+        }
+        self.edit(event_target_value(ev));
+    }
+
+    /// Editing the box drops a streamed log or a loaded file: the box's text is the input again.
     fn edit(self, text: String) {
         if let Some(slot) = self.stream.filter(|s| s.with_untracked(Option::is_some)) {
             slot.set(None);

@@ -56,6 +56,35 @@ impl Cell {
     }
 }
 
+/// A table's column headers: a page's fixed list, or a core table's own (`TextTable::header`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Head(Vec<String>);
+
+impl From<&'static [&'static str]> for Head {
+    fn from(head: &'static [&'static str]) -> Head {
+        Head(head.iter().map(|h| h.to_string()).collect())
+    }
+}
+
+impl<const N: usize> From<&'static [&'static str; N]> for Head {
+    fn from(head: &'static [&'static str; N]) -> Head {
+        Head::from(&head[..])
+    }
+}
+
+impl From<Vec<String>> for Head {
+    fn from(head: Vec<String>) -> Head {
+        Head(head)
+    }
+}
+
+/// The rows of a table core formatted (`TextTable`), each cell as text.
+pub fn text_rows(rows: Vec<Vec<String>>) -> Vec<Vec<Cell>> {
+    rows.into_iter()
+        .map(|r| r.into_iter().map(Cell::text).collect())
+        .collect()
+}
+
 fn cell(c: Cell) -> AnyView {
     let class = (!c.class.is_empty()).then_some(c.class);
     match c.kind {
@@ -74,15 +103,15 @@ fn cell(c: Cell) -> AnyView {
 #[component]
 pub fn DataTable(
     class: &'static str,
-    head: &'static [&'static str],
+    #[prop(into)] head: Head,
     rows: Vec<Vec<Cell>>,
     #[prop(optional, into)] caption: String,
 ) -> impl IntoView {
     let caption = (!caption.is_empty()).then(|| view! { <caption>{caption}</caption> });
-    let head = (!head.is_empty()).then(|| {
+    let head = (!head.0.is_empty()).then(|| {
         view! {
             <thead>
-                <tr>{head.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr>
+                <tr>{head.0.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr>
             </thead>
         }
     });

@@ -21,7 +21,7 @@ use crate::browser::{self, size_text};
 use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
 use crate::components::{
-    Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
+    DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list, text_rows,
 };
 use crate::use_url;
 
@@ -474,25 +474,6 @@ impl ViewState {
     }
 }
 
-const GPU_HEAD: &[&str] = &[
-    "GPU",
-    "name",
-    "samples",
-    "util mean",
-    "p10",
-    "p90",
-    "memory peak / total",
-    "power mean",
-];
-
-fn num(v: Option<f64>, unit: &str) -> String {
-    match v {
-        Some(x) if x.fract() == 0.0 => format!("{}{unit}", fixed(x, 0)),
-        Some(x) => format!("{}{unit}", fixed(x, 1)),
-        None => "—".to_string(),
-    }
-}
-
 #[component]
 fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
     let r = report;
@@ -504,26 +485,9 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
     let wasted = r
         .wasted_sentence()
         .map(|w| view! { <p class="wasted">{w}</p> });
+    // The per-GPU table is core's, headers and cells, as the CLI prints it and the wheel lays it out.
+    let gpu_table = r.gpu_table();
     let gpus = r.gpus.clone();
-    let rows: Vec<Vec<Cell>> = gpus
-        .iter()
-        .map(|g| {
-            vec![
-                Cell::text(g.index.to_string()),
-                Cell::text(g.name.clone().unwrap_or_default()),
-                Cell::text(g.samples.to_string()),
-                Cell::text(num(g.util_mean, " %")),
-                Cell::text(num(g.util_p10, " %")),
-                Cell::text(num(g.util_p90, " %")),
-                Cell::text(format!(
-                    "{} / {}",
-                    num(g.mem_peak_mib, ""),
-                    num(g.mem_total_mib, " MiB")
-                )),
-                Cell::text(num(g.power_mean_w, " W")),
-            ]
-        })
-        .collect();
     let timelines = gpus
         .into_iter()
         .map(|g| view! { <Timeline gpu=g /> })
@@ -547,7 +511,11 @@ fn DiagnoseView(report: DiagnoseReport) -> impl IntoView {
                 .then(|| {
                     view! {
                         <h3>"Per GPU"</h3>
-                        <DataTable class="gpus" head=GPU_HEAD rows=rows />
+                        <DataTable
+                            class="gpus"
+                            head=gpu_table.header
+                            rows=text_rows(gpu_table.rows)
+                        />
                     }
                 })}
             {timelines}

@@ -3,7 +3,6 @@
 
 use kgadvise_core::quota::text as words;
 use kgadvise_core::quota::{self, QuotaReport, QuotaRequest, QuotaState};
-use kgadvise_core::text::number::fixed;
 use leptos::prelude::*;
 
 use crate::browser::now;
@@ -11,7 +10,7 @@ use crate::components::advisor::{
     AdvisorPage, AdvisorSpec, Control, Inputs, Shown, TextBox, Typed, report_view, summary,
 };
 use crate::components::example::Example;
-use crate::components::{Cell, DataTable, text_list};
+use crate::components::{DataTable, text_list, text_rows};
 
 /// kgkit's saved quota with runs in flight (the time of the answer fixed, so the example reads the same
 /// whenever it is tried).
@@ -126,24 +125,18 @@ fn quota_view(r: QuotaReport) -> AnyView {
 
 /// One accelerator's hours, then what its runs in flight reserve.
 fn state_view(name: &'static str, s: &QuotaState) -> AnyView {
-    let h = |x: f64| format!("{} h", fixed(x, 2));
+    // Core's table, headers and cells, as `kgadvise quota --runs` prints it.
     let held = (!s.reservations.is_empty()).then(|| {
-        let rows: Vec<Vec<Cell>> = s
-            .reservations
-            .iter()
-            .map(|r| {
-                vec![
-                    Cell::code(r.kernel.clone()),
-                    Cell::text(r.status.clone()),
-                    Cell::text(h(r.cap_hours)).class("num".into()),
-                    Cell::text(h(r.ran_hours)).class("num".into()),
-                    Cell::text(h(r.reserved_hours)).class("num".into()),
-                    Cell::text(r.line.to_string()).class("num".into()),
-                ]
-            })
-            .collect();
+        let table = s.reservations_table();
         let caption = words::reservations_caption(name);
-        view! { <DataTable class="reservations" head=words::RESERVATION_COLUMNS rows=rows caption=caption /> }
+        view! {
+            <DataTable
+                class="reservations"
+                head=table.header
+                rows=text_rows(table.rows)
+                caption=caption
+            />
+        }
     });
     view! {
         <h2 class="quota-name">{name}</h2>

@@ -1,4 +1,4 @@
-//! The metadata's form: its fields, their values and types (KM002-KM006, KM015, KM022, KM025, KM026).
+//! The metadata's form: its fields, their values and types (each function's doc names its rule).
 
 use super::CheckRun;
 use crate::kernel::metadata::{KNOWN_KEYS, KernelMetadata, ProblemKind};
@@ -129,19 +129,13 @@ pub(super) fn short_title(run: &CheckRun, out: &mut Findings) {
     if t.trim().is_empty() || run.is_placeholder("title") || chars as f64 >= min_title {
         return;
     }
-    out.push(
-        Finding::from_rule(
-            rule::KM002,
-            format!(
-                "title \"{t}\" has {chars} characters; Kaggle requires at least {}",
-                shortest(min_title)
-            ),
-        )
-        .with_title(format!(
-            "The title is shorter than {} characters",
+    out.push(Finding::from_rule(
+        rule::KM050,
+        format!(
+            "title \"{t}\" has {chars} characters; Kaggle requires at least {}",
             shortest(min_title)
-        )),
-    );
+        ),
+    ));
     out.uses(fact::KERNEL_TITLE_MIN_CHARS);
 }
 

@@ -1,6 +1,6 @@
 //! Kernel push pre-flight (spec §10): `kgadvise check PATH`. A surface reads the metadata and the code
-//! file it names (see [`super::code_file_paths`]); everything that decides is here. Each rule (KM002-KM027
-//! in `rules/kernel.toml`) is one function over [`CheckRun`], in [`RULES`]; metadata that cannot be read
+//! file it names (see [`super::code_file_paths`]); everything that decides is here. Each rule (the KM codes
+//! of `rules/kernel.toml`) is one function over [`CheckRun`], in [`RULES`]; metadata that cannot be read
 //! at all is KM001, an error naming the `metadata` field. Machine shapes and their status come from
 //! `rules/hardware.toml`.
 

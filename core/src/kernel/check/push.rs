@@ -1,9 +1,9 @@
 //! The push itself: its code file, what is still running, its quota and cap, the internet of a code
-//! competition, weights downloaded at run time (KM016-KM021, KM023, KM024, KM027-KM029).
+//! competition, weights downloaded at run time (each function's doc names its rule).
 
 use super::{Accelerator, CheckRun, CodeFile, GpuFigure};
 use crate::kernel::code;
-use crate::rulebook::finding::{Finding, Severity};
+use crate::rulebook::finding::Finding;
 use crate::rulebook::ids::{FactId, fact, rule};
 use crate::rulebook::report::Findings;
 use crate::rulebook::rulebook;
@@ -256,11 +256,10 @@ pub(super) fn downloads_weights(run: &CheckRun, out: &mut Findings) {
         ev.push_str(&format!(" (and {} more)", found.len() - DOWNLOADS_NAMED));
     }
     if run.meta.enable_internet == Some(false) {
-        out.push(
-            Finding::from_rule(rule::KM029, format!("{ev}; enable_internet is false"))
-                .with_severity(Severity::Warning)
-                .with_title("The code downloads weights, but internet is off: the download fails"),
-        );
+        out.push(Finding::from_rule(
+            rule::KM051,
+            format!("{ev}; enable_internet is false"),
+        ));
     } else {
         out.add(rule::KM029, ev);
     }

@@ -1,5 +1,5 @@
 //! The machine a push asks for: its shape and what Kaggle does with it, the enable flags, the TPU
-//! image (KM007-KM014).
+//! image (each function's doc names its rule).
 
 use super::{Accelerator, CheckRun, bare_gpu_shape, stored_shape};
 use crate::rulebook::finding::Finding;
@@ -30,13 +30,10 @@ pub(super) fn shape_status(run: &CheckRun, out: &mut Findings) {
                     .join(", ")
             ),
         };
-        out.push(
-            Finding::from_rule(
-                rule::KM007,
-                format!("machine_shape \"{name}\" is not a Kaggle shape{hint}"),
-            )
-            .with_title("Unknown machine_shape: refused with a bare HTTP 400"),
-        );
+        out.push(Finding::from_rule(
+            rule::KM007,
+            format!("machine_shape \"{name}\" is not a Kaggle shape{hint}"),
+        ));
         return;
     };
     if let Some(id) = EntryId::of_book(&shape.id) {

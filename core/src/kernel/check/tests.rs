@@ -300,7 +300,7 @@ fn weights_downloaded_at_run_time_are_said_louder_with_internet_off() {
         timeout_seconds: Some(3600),
         ..request(GOOD, Some(code))
     });
-    assert_eq!(rules_of(&r), vec!["KM029"]);
+    assert_eq!(rules_of(&r), vec!["KM051"]);
     assert_eq!(r.findings[0].severity, crate::Severity::Warning);
     assert!(
         r.findings[0]

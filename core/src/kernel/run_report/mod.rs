@@ -1,10 +1,10 @@
 //! After a run (spec §11): `kgadvise collect kg_run.json` reads kgkit's run report (formats.md §10) and says
 //! what to fix: second T4 idle, every GPU idle, input-bound, too short, deadline hit, stopped by the cap,
-//! pruned, fold failed, runner did not finish, out of disk (KR001-KR010, KR014 in `rules/run_report.toml`,
-//! one function each in `rules.rs`); and the measured cost per fold. A kernel without kgkit's runner is
+//! pruned, fold failed, runner did not finish, out of disk (the KR rules of `rules/run_report.toml`, one
+//! function each in `rules.rs`); and the measured cost per fold. A kernel without kgkit's runner is
 //! collected from what Kaggle gives for any kernel, its `kaggle kernels status` text and its log
 //! (`session.rs`): the status is the outcome, the log's times are the session's hours, a log that ends at
-//! the cap was stopped by it (KR005, KR011-KR014 in `session_rules.rs`).
+//! the cap was stopped by it (`session_rules.rs`).
 
 mod read;
 mod rules;

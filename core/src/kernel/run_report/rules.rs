@@ -1,4 +1,4 @@
-//! The run-report rules (KR001-KR010, KR014), one function each over the run as read.
+//! The run-report rules, one function each over the run as read (each function's doc names its rule).
 
 use std::collections::BTreeMap;
 
@@ -344,15 +344,14 @@ pub(super) fn cost_unmeasured(run: &RunContext, out: &mut Findings) {
     } else if run.gpu_util.is_empty() && !run.cpu && !run.tpu {
         out.push(
             Finding::from_rule(
-                rule::KR009,
+                rule::KR051,
                 format!(
                     "accelerator {}, {} GPU(s) listed, no gpu_util samples: quota hours per fold assume one busy GPU",
                     run.accelerator.as_deref().unwrap_or("unknown"),
                     run.gpus
                 ),
             )
-            .with_title("No GPU utilisation sampled: quota per fold assumes one busy GPU")
-            .with_fix("Keep the runner's nvidia-smi sampler on (unset KG_FAKE_GPUS) to measure both GPUs."),
+
         );
     }
 }

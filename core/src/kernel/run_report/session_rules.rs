@@ -1,5 +1,5 @@
-//! The rules of a kernel collected from its `kaggle kernels status` text and its log (KR005 for a kernel
-//! without kg_run.json, KR011-KR014), one function each over the session as read.
+//! The rules of a kernel collected from its `kaggle kernels status` text and its log, one function each
+//! over the session as read (each function's doc names its rule).
 
 use super::rules::h;
 use super::session::{KernelOutcome, Session, SessionSummary};
@@ -92,7 +92,7 @@ pub(super) fn stopped_by_cap(session: &Session, thresholds: &Thresholds, out: &m
         ),
         (Some(hours), Some(cap)) => out.push(
             Finding::from_rule(
-                rule::KR005,
+                rule::KR050,
                 format!(
                     "{status}the log ends at {} of the {}: not at the cap, so stopped by hand (\"Stop session\"), by the weekly quota running out, or after {} without output; {tail}",
                     h(hours),
@@ -100,8 +100,7 @@ pub(super) fn stopped_by_cap(session: &Session, thresholds: &Thresholds, out: &m
                     h(cap - hours)
                 ),
             )
-            .with_title("Cancelled before its cap")
-            .with_fix("If nobody stopped it, check the weekly quota (kgadvise quota) before re-pushing; collect what it saved in /kaggle/working."),
+
         ),
         (hours, None) => out.add(
             rule::KR005,

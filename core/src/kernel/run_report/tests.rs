@@ -159,7 +159,7 @@ fn quota_per_fold_of_cpu_tpu_and_unsampled_gpu_runs() {
     // The accelerator is a GPU although nvidia-smi listed none: charged for one GPU, and said so.
     let r = run(&v);
     assert!((r.quota_hours_per_fold.unwrap() - 2.1).abs() < 1e-9);
-    assert_eq!(rules(&r), vec!["KR009"]);
+    assert_eq!(rules(&r), vec!["KR051"]);
     v["accelerator"] = json!("cpu");
     assert_eq!(run(&v).quota_hours_per_fold, Some(0.0));
     v["accelerator"] = json!("TpuV5E8");

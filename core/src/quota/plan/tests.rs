@@ -373,9 +373,10 @@ fn last_safe_start() {
             folds: 5,
         }),
     );
-    let f = p.findings.iter().find(|f| f.rule == "KQ014").unwrap();
+    let f = p.findings.iter().find(|f| f.rule == "KQ052").unwrap();
     assert_eq!(f.severity, crate::Severity::Warning);
     assert!(f.title.contains("passed"));
+    assert!(!p.findings.iter().any(|f| f.rule == "KQ014"));
 }
 
 #[test]

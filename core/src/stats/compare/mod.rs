@@ -24,8 +24,8 @@
 //! keeps such an idea inconclusive instead of discarding it. The leakage check (KS005) and KS006 judge G
 //! too.
 //!
-//! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules (KS001 to
-//! KS007) are one function each over the measured comparison (`CompareRun`).
+//! [`compare`] is the entry point: a [`CompareRequest`] in, a [`CompareReport`] out. The rules are one
+//! function each over the measured comparison (`CompareRun`).
 
 // kgkit's artifacts (.npy): the page is built without them (core's `npy` feature), for its size budget
 #[cfg(feature = "npy")]
