@@ -318,12 +318,6 @@ def rule_fixture_rows() -> Iterator[Row]:
             argv: List[str] = ["bench", "--history"] if command == "bench-history" else [command]
             request = dict(case.get("request", {}))
             files = {k: FIXTURES / v for k, v in case.get("files", {}).items()}
-            if command == "check" and "code" in files:
-                # The CLI reads the code file next to the metadata (_check_finds): a case that pairs the
-                # metadata with a code file from elsewhere is written as one kernel folder.
-                code = files.pop("code")
-                if _check_finds(files["metadata"]).get("code") != code:
-                    files["metadata"] = _kernel_folder_for(files["metadata"], code)
             for key, value in list(request.items()):
                 if key in FILE_FIELDS.get(command, ()) and isinstance(value, str):
                     # A text given inline: a file for the CLI, and the same path for the function.
@@ -332,6 +326,12 @@ def rule_fixture_rows() -> Iterator[Row]:
                 if command == "check" and key in ("input", "code", "codeBytes", "codePath"):
                     # What the CLI derives from the kernel folder (_check_finds), not flags of its own.
                     request.pop(key, None)
+            if command == "check" and "code" in files:
+                # The CLI reads the code file next to the metadata (_check_finds): a case that pairs the
+                # metadata with a code file from elsewhere is written as one kernel folder.
+                code = files.pop("code")
+                if _check_finds(files["metadata"]).get("code") != code:
+                    files["metadata"] = _kernel_folder_for(files["metadata"], code)
             for key, value in [*request.items(), *files.items()]:
                 kwargs[_snake(key)] = value
                 if command == "bench-history" and key == "history":
