@@ -1,7 +1,7 @@
 //! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the Rust types
-//! themselves: the advisors are the arms of core's `advise::advise_json`, each arm's entry point gives
-//! its request and report types, and build/dts.rs follows their fields (and serde's attributes) through
-//! core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
+//! themselves: the advisors are the rows of core's table (`advise::TABLE`, core linked here as a
+//! build-dependency), each row gives its one-line doc and its request and report types, and build/dts.rs
+//! follows their fields (and serde's attributes) through core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
 //! declared with its own types without any change here; one it does not answer yet gets the generic
 //! `AdvisorRequest`/`AdvisorReport` (and throws "unknown advisor").
 //!
@@ -53,5 +53,22 @@ fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
         )]);
     }
     let core = dts::Crate::read(core_src)?;
-    dts::generate(&core, &functions)
+    dts::generate(&core, &functions, &entries())
+}
+
+/// Core's table of advisors, as build/dts.rs reads it.
+fn entries() -> Vec<dts::Entry> {
+    kgadvise_core::advise::TABLE
+        .iter()
+        .map(|advisor| {
+            let (request, report) = (advisor.types)();
+            dts::Entry {
+                command: advisor.command.to_string(),
+                summary: advisor.summary.to_string(),
+                library: advisor.library,
+                request: request.to_string(),
+                report: report.to_string(),
+            }
+        })
+        .collect()
 }

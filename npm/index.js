@@ -164,6 +164,7 @@ export function __trapForTests() {
   return guarded(() => glue.__trapForTests());
 }
 
+// Generated from core's table of advisors: KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces
 export const matrix = advisor('matrix');
 export const defaults = advisor('defaults');
 export const worthGpu = advisor('worth-gpu');
@@ -181,5 +182,8 @@ export const explain = advisor('explain');
 export const benchHistory = advisor('bench-history');
 export const inference = advisor('inference');
 
-const FUNCTIONS = [matrix, defaults, worthGpu, diagnose, quota, plan, cap, tpu, check, collect, compare, prune,
-  fidelity, explain, benchHistory, inference];
+const FUNCTIONS = [
+  matrix, defaults, worthGpu, diagnose, quota, plan, cap, tpu, check, collect, compare, prune, fidelity,
+  explain, benchHistory, inference,
+];
+// End of the generated part.

@@ -212,7 +212,8 @@ pub fn emit_text<R: Report>(
     })
 }
 
-/// The web advisor's link for a page and its inputs (the same query keys the page reads), printed after the
+/// The web advisor's link for a page and its inputs (the same query keys the page reads: the request's
+/// fields, `foldHours`), printed after the
 /// answer when `--share-url` is given: on stdout with text output, on stderr with `--json` (stdout stays
 /// one JSON object).
 pub fn share(global: &Global, page: &str, params: &[(&str, Option<String>)]) {

@@ -18,6 +18,7 @@ pub const RULES_MARKDOWN_SCHEMA: &str = "kgadvise.rules-markdown/1";
 /// `kgadvise explain`: the documentation of one rule or entry, the list of every ID, or the
 /// documentation of every finding rule as Markdown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExplainRequest {
     /// A rule code (`KH001`, in any case) or an entry ID (`matrix.bf16.t4x2`, `shape.TpuV5E8`,
@@ -29,6 +30,7 @@ pub struct ExplainRequest {
     pub all_markdown: bool,
     /// The time of the answer (RFC 3339 or a date); checked like every request's, though the
     /// documentation does not depend on it.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides; checked like every request's.
     pub set: Overrides,

@@ -136,6 +136,24 @@ impl<'de> Visitor<'de> for OverridesVisitor {
     }
 }
 
+/// `set`'s two JSON forms, as [`OverridesVisitor`] reads them.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Overrides {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Overrides".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "anyOf": [
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "object", "additionalProperties": {"type": "number"}},
+                {"type": "null"}
+            ]
+        })
+    }
+}
+
 impl Overrides {
     /// The thresholds in force: the rule book's, with these overrides (errors name the `set` field).
     pub fn thresholds(&self) -> Result<Thresholds, RequestError> {

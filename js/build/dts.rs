@@ -1,8 +1,8 @@
 //! TypeScript declarations from kgadvise-core's serde types, read from its sources with syn (build.rs).
 //!
-//! What it reads: the match arms of `advise::advise_json` (command name -> entry point), each entry point's
-//! signature (`fn x(&XRequest, DateTime<Utc>) -> Result<XReport, RequestError>`), and the structs, enums
-//! and type aliases those types reach, resolved the way rustc would (the item's own module, its `use`
+//! What it reads: core's table of advisors (`advise::TABLE`, given by build.rs, which links core as a
+//! build-dependency: command name, one-line doc, the Rust paths of the request and report types), and the
+//! structs, enums and type aliases those types reach, resolved the way rustc would (the item's own module, its `use`
 //! items, globs, re-exports; a name defined once in the crate as the last resort). serde's attributes say
 //! the JSON: `rename`, `rename_all`, `skip*`, `default`, `flatten`, `transparent`, `untagged`, `tag`.
 //! Requests are declared as input (a field with a default or an `Option` may be left out), reports as
@@ -24,8 +24,7 @@ use std::path::Path;
 
 use syn::punctuated::Punctuated;
 use syn::{
-    Attribute, Expr, Fields, FnArg, GenericArgument, Item, Lit, Meta, Pat, PathArguments,
-    ReturnType, Token, Type, UseTree,
+    Attribute, Expr, Fields, GenericArgument, Item, Lit, Meta, PathArguments, Token, Type, UseTree,
 };
 
 /// The first words of every error line in a declarations file that could not be generated.
@@ -88,7 +87,8 @@ enum Found<'a> {
     Struct(&'a syn::ItemStruct, &'a [String]),
     Enum(&'a syn::ItemEnum, &'a [String]),
     Alias(&'a syn::ItemType, &'a [String]),
-    Fn(&'a syn::ItemFn, &'a [String]),
+    /// A function: named where a type was expected.
+    Fn,
 }
 
 /// What a path names once `use` items are followed: an item of the crate, or something outside it.
@@ -171,7 +171,7 @@ impl Crate {
                 Item::Struct(s) if s.ident == name => Found::Struct(s, path),
                 Item::Enum(e) if e.ident == name => Found::Enum(e, path),
                 Item::Type(t) if t.ident == name => Found::Alias(t, path),
-                Item::Fn(f) if f.sig.ident == name => Found::Fn(f, path),
+                Item::Fn(f) if f.sig.ident == name => Found::Fn,
                 _ => continue,
             };
             return Some(Resolved::Item(found));
@@ -688,7 +688,7 @@ impl<'a> Gen<'a> {
                     .collect();
                 self.ts(&t.ty, at, mode, &inner)
             }
-            Some(Resolved::Item(Found::Fn(..))) => {
+            Some(Resolved::Item(Found::Fn)) => {
                 self.error(module, format!("`{name}` is a function, not a type"))
             }
             Some(Resolved::External(full)) => match full.as_str() {
@@ -1017,99 +1017,33 @@ fn quote_type(ty: &Type) -> String {
     ty.to_token_stream().to_string()
 }
 
-/// The advisors of `advise::advise_json`: command name -> the path of its entry point.
-fn advisors(krate: &Crate) -> Result<Vec<(String, Vec<String>)>, String> {
-    let module = vec!["advise".to_string()];
-    let Some(Resolved::Item(Found::Fn(f, _))) = krate.lookup(&module, "advise_json", 0) else {
-        return Err("core/src/advise.rs: no `advise_json`".into());
-    };
-    let Some(arms) = f.block.stmts.iter().rev().find_map(|s| match s {
-        syn::Stmt::Expr(Expr::Match(m), _) => Some(&m.arms),
-        _ => None,
-    }) else {
-        return Err(
-            "core/src/advise.rs: `advise_json` does not end in a `match` on the command".into(),
-        );
-    };
-    let mut out = Vec::new();
-    for arm in arms {
-        let mut commands = Vec::new();
-        let mut pats = vec![&arm.pat];
-        while let Some(pat) = pats.pop() {
-            match pat {
-                Pat::Lit(l) => {
-                    if let Lit::Str(s) = &l.lit {
-                        commands.push(s.value());
-                    }
-                }
-                Pat::Or(o) => pats.extend(o.cases.iter()),
-                _ => {}
-            }
-        }
-        if commands.is_empty() {
-            continue;
-        }
-        // `answer(request, clock, crate::area::advisor::entry)`: the entry point is the last argument.
-        let entry = match &*arm.body {
-            Expr::Call(c) => c.args.last().and_then(|a| match a {
-                Expr::Path(p) => Some(
-                    p.path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect::<Vec<String>>(),
-                ),
-                _ => None,
-            }),
-            _ => None,
-        };
-        let Some(entry) = entry else {
-            return Err(format!(
-                "core/src/advise.rs: the arm of {commands:?} is not `answer(request, clock, path::to::entry)`"
-            ));
-        };
-        for c in commands {
-            out.push((c, entry.clone()));
-        }
-    }
-    Ok(out)
+/// An advisor as core's table of advisors (`advise::TABLE`) gives it: command name, one-line doc,
+/// whether the libraries have a function for it, and the Rust paths of its request and report types
+/// (`kgadvise_core::quota::cap::CapRequest`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub command: String,
+    pub summary: String,
+    pub library: bool,
+    pub request: String,
+    pub report: String,
 }
 
-/// The request and report types of an entry point `fn x(&Request, clock) -> Result<Report, _>`.
-fn entry_types(f: &syn::ItemFn) -> Option<(&Type, &Type)> {
-    let request = match f.sig.inputs.first()? {
-        FnArg::Typed(t) => match &*t.ty {
-            Type::Reference(r) => &*r.elem,
-            other => other,
-        },
-        FnArg::Receiver(_) => return None,
-    };
-    let ReturnType::Type(_, out) = &f.sig.output else {
-        return None;
-    };
-    let Type::Path(p) = &**out else { return None };
-    let last = p.path.segments.last()?;
-    if last.ident != "Result" {
-        return None;
-    }
-    let PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    let report = a.args.iter().find_map(|g| match g {
-        GenericArgument::Type(t) => Some(t),
-        _ => None,
-    })?;
-    Some((request, report))
+/// A type of core by its Rust path (`kgadvise_core::a::B` is `crate::a::B`).
+fn core_type(path: &str) -> Option<Type> {
+    let local = path.strip_prefix("kgadvise_core::")?;
+    syn::parse_str(&format!("crate::{local}")).ok()
 }
 
 /// The declarations file: the functions of `npm/index.js` with the request and report types core gives
 /// their advisors, every type those reach, and the generic types of advisors core does not answer yet.
-/// Advisors core answers that the package leaves out: `bench` judges runs the CLI timed itself (a process
-/// and a clock of its own, which issue 18 leaves to the CLI); the JavaScript user has `benchHistory`.
-const NOT_IN_THE_PACKAGE: &[&str] = &["bench"];
-
-pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<String>> {
-    let arms = advisors(krate).map_err(|e| vec![e])?;
+/// Advisors core answers that the package leaves out are the table's `library: false` ones (`bench` judges
+/// runs the CLI timed itself); the JavaScript user has `benchHistory`.
+pub fn generate(
+    krate: &Crate,
+    functions: &[Function],
+    entries: &[Entry],
+) -> Result<String, Vec<String>> {
     let mut g = Gen {
         krate,
         names: BTreeMap::new(),
@@ -1124,27 +1058,19 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
     let mut fns = String::new();
     for f in functions {
         let cli = format!("`kgadvise {} --json`", f.command);
-        let entry = arms.iter().find(|(c, _)| *c == f.command).map(|(_, e)| e);
-        let found = entry.and_then(|path| match krate.resolve_path(&root, path, 0) {
-            Some(Resolved::Item(Found::Fn(item, at))) => Some((item, at)),
-            _ => None,
-        });
-        match (entry, found) {
-            (Some(_), Some((item, at))) => {
-                let Some((request, report)) = entry_types(item) else {
-                    g.error(at, format!(
-                        "`{}` is not `fn(&Request, DateTime<Utc>) -> Result<Report, RequestError>`",
-                        item.sig.ident
-                    ));
-                    continue;
-                };
-                let request = g.ts(request, at, Mode::In, &BTreeMap::new());
-                let report = g.ts(report, at, Mode::Out, &BTreeMap::new());
-                let mut doc = docs_of(&item.attrs);
-                doc.push(String::new());
-                doc.push(format!(
-                    "Returns the object {cli} prints for the same inputs. Throws a `KgadviseError` (`code` 2) when the request cannot be answered."
-                ));
+        let entry = entries.iter().find(|e| e.command == f.command);
+        let types = entry.map(|e| (core_type(&e.request), core_type(&e.report)));
+        match (entry, types) {
+            (Some(e), Some((Some(request), Some(report)))) => {
+                let request = g.ts(&request, &root, Mode::In, &BTreeMap::new());
+                let report = g.ts(&report, &root, Mode::Out, &BTreeMap::new());
+                let doc = [
+                    e.summary.clone(),
+                    String::new(),
+                    format!(
+                        "Returns the object {cli} prints for the same inputs. Throws a `KgadviseError` (`code` 2) when the request cannot be answered."
+                    ),
+                ];
                 fns.push_str(&jsdoc(&doc, ""));
                 let _ = writeln!(
                     fns,
@@ -1152,11 +1078,10 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
                     f.js
                 );
             }
-            (Some(path), None) => {
+            (Some(e), _) => {
                 g.errors.push(format!(
-                    "core/src/advise.rs: the entry point of `{}` (`{}`) is not a function of the crate",
-                    f.command,
-                    path.join("::")
+                    "core's table of advisors: the types of `{}` (`{}`, `{}`) are not types of kgadvise_core",
+                    e.command, e.request, e.report
                 ));
             }
             (None, _) => {
@@ -1179,12 +1104,12 @@ pub fn generate(krate: &Crate, functions: &[Function]) -> Result<String, Vec<Str
             }
         }
     }
-    for (command, _) in &arms {
-        if !functions.iter().any(|f| f.command == *command)
-            && !NOT_IN_THE_PACKAGE.contains(&command.as_str())
-        {
+    for e in entries {
+        if e.library && !functions.iter().any(|f| f.command == e.command) {
             g.errors.push(format!(
-                "core answers `{command}` but npm/index.js has no function for it (`export const name = advisor('{command}');`)"
+                "core answers `{}` but npm/index.js has no function for it (`export const name = advisor('{}');`: \
+                 regenerate with `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces`)",
+                e.command, e.command
             ));
         }
     }

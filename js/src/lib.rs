@@ -2,7 +2,7 @@
 //!
 //! A translation layer and nothing more, like the CLI and the page: JSON requests in (the request types of
 //! `kgadvise_core::request`, keys in camelCase), the report JSON out, exactly what `kgadvise <command>
-//! --json` prints. Which advisors exist is core's [`ADVISORS`]; the JavaScript functions of `npm/index.js`
+//! --json` prints. Which advisors exist is core's [`advisor_names`]; the JavaScript functions of `npm/index.js`
 //! call [`advise`] by command name, so an advisor that core answers needs no change here.
 //!
 //! The time is an argument: JavaScript passes its clock (`Date.now()`), used when a request has no `now`.
@@ -14,7 +14,7 @@
 //! wasm-bindgen's reset-state function and `npm/index.js` starts a fresh instance after reporting it.
 
 use chrono::{DateTime, Utc};
-use kgadvise_core::advise::{ADVISORS, advise_json};
+use kgadvise_core::advise::{advise_json, advisor_names};
 use kgadvise_core::request::{RequestError, text_of};
 use wasm_bindgen::prelude::*;
 
@@ -27,10 +27,10 @@ pub fn advise(command: &str, request: &str, clock_ms: f64) -> Result<String, Str
     advise_json(command, request, clock).map_err(|e| error_json(&e))
 }
 
-/// The command names [`advise`] answers, comma-separated (core's [`ADVISORS`]).
+/// The command names [`advise`] answers, comma-separated (core's [`advisor_names`]).
 #[wasm_bindgen]
 pub fn advisors() -> String {
-    ADVISORS.join(",")
+    advisor_names().join(",")
 }
 
 /// The text of the advisor `command`'s request field `field` given as bytes (a file's contents): core's
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn advisors_are_cores() {
-        assert_eq!(advisors().split(',').collect::<Vec<_>>(), ADVISORS);
+        assert_eq!(advisors().split(',').collect::<Vec<_>>(), advisor_names());
     }
 
     fn core_sources() -> dts::Crate {
@@ -191,7 +191,21 @@ mod tests {
         let core = core_sources();
         let functions = dts::functions_of_api(include_str!("../../npm/index.js"));
         assert_eq!(functions.len(), 16, "{functions:?}");
-        let text = dts::generate(&core, &functions).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+        let entries: Vec<dts::Entry> = kgadvise_core::advise::TABLE
+            .iter()
+            .map(|advisor| {
+                let (request, report) = (advisor.types)();
+                dts::Entry {
+                    command: advisor.command.to_string(),
+                    summary: advisor.summary.to_string(),
+                    library: advisor.library,
+                    request: request.to_string(),
+                    report: report.to_string(),
+                }
+            })
+            .collect();
+        let text = dts::generate(&core, &functions, &entries)
+            .unwrap_or_else(|e| panic!("{}", e.join("\n")));
         // Requests: camelCase keys, every field optional (serde(default)); `set` takes both forms.
         assert!(
             text.contains("export function cap(request?: Input<CapRequest>): CapReport;"),
@@ -212,7 +226,7 @@ mod tests {
         // An advisor core does not answer yet gets the generic types.
         for f in functions
             .iter()
-            .filter(|f| !ADVISORS.contains(&f.command.as_str()))
+            .filter(|f| !advisor_names().contains(&f.command.as_str()))
         {
             let generic = format!(
                 "export function {}(request?: Input<AdvisorRequest>): AdvisorReport;",

@@ -22,29 +22,13 @@ The wheel also installs the ``kgadvise`` command itself (``!kgadvise sample --se
 
 from ._native import VERSION as __version__
 from ._native import InputError
-from ._advisors import (
-    ADVISORS,
-    FUNCTIONS,
-    advise,
-    bench_history,
-    inference,
-    cap,
-    check,
-    collect,
-    compare,
-    defaults,
-    diagnose,
-    explain,
-    fidelity,
-    matrix,
-    plan,
-    prune,
-    quota,
-    tpu,
-    worth_gpu,
-)
+from . import _advisors
+from ._advisors import ADVISORS, FUNCTIONS, advise
 from ._report import DiagnoseReport
 from ._watch import Watch, load_ipython_extension, watch
+
+# One function per advisor of the core (``_advisors.FUNCTIONS``), named by the core's table of advisors.
+globals().update({name: getattr(_advisors, name) for name in FUNCTIONS})
 
 __all__ = [
     "ADVISORS",
@@ -54,22 +38,7 @@ __all__ = [
     "Watch",
     "__version__",
     "advise",
-    "bench_history",
-    "inference",
-    "cap",
-    "check",
-    "collect",
-    "compare",
-    "defaults",
-    "diagnose",
-    "explain",
-    "fidelity",
-    "matrix",
-    "plan",
-    "prune",
-    "quota",
-    "tpu",
     "load_ipython_extension",
     "watch",
-    "worth_gpu",
+    *FUNCTIONS,
 ]

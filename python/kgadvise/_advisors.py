@@ -111,18 +111,69 @@ def advise(command: str, **kwargs: Any) -> Dict[str, Any]:
     return json.loads(_native.advise(command, request, names))
 
 
-def _command(function: str) -> str:
-    return function.replace("_", "-")
+def _function(command: str) -> str:
+    """``worth-gpu`` -> ``worth_gpu``: an advisor's function name."""
+    return command.replace("-", "_")
 
 
-def _advisor(function: str, summary: str, example: str) -> Any:
-    """The function ``function``: ``advise`` for its command, with its docstring and the signature of its
-    request's keys, read from the core (help(), completion in Jupyter)."""
-    command = _command(function)
+def request_schema(command: str) -> Dict[str, Any]:
+    """The JSON schema of ``command``'s request, from the core's request struct (its fields, their types and
+    doc comments; ``x-file`` marks a text input that may be a file, ``x-time`` a time, ``x-required`` a
+    field the advisor needs)."""
+    text = _native.request_schema(command)
+    if text is None:
+        raise ValueError(f"kgadvise: no advisor `{command}`; expected one of {', '.join(_native.advisors())}")
+    return json.loads(text)
+
+
+#: Optional examples for the functions' docstrings, by function; an advisor without one needs none.
+_EXAMPLES: Dict[str, str] = {
+    "matrix": 'kgadvise.matrix(platform="t4x2", capability="bf16")',
+    "defaults": 'kgadvise.defaults(domain="images", platform="t4x2")',
+    "worth_gpu": 'kgadvise.worth_gpu(task="gbdt", rows=2_000_000)',
+    "diagnose": 'kgadvise.diagnose(log=pathlib.Path("gpu.csv"))',
+    "quota": 'kgadvise.quota(quota=pathlib.Path("quota.json"), live=True)',
+    "plan": 'kgadvise.plan(deadline="2026-12-17", gpu_remaining=11, fold_hours=1.5, folds=5)',
+    "cap": "kgadvise.cap(fold_hours=1.5, folds=5)",
+    "tpu": "kgadvise.tpu(t4_hours=6, gpu_plannable=10)",
+    "check": 'kgadvise.check(metadata=pathlib.Path("kernels/train/kernel-metadata.json"))',
+    "collect": 'kgadvise.collect(report=pathlib.Path("kg_run.json"))\n'
+    '    kgadvise.collect(status=pathlib.Path("status.txt"), log=pathlib.Path("out/train.log"), timeout_seconds=10800)',
+    "compare": 'kgadvise.compare(idea=pathlib.Path("oof_idea.csv"), control=pathlib.Path("oof_control.csv"), metric="auc")',
+    "prune": 'kgadvise.prune(baseline=pathlib.Path("base.csv"), current=pathlib.Path("run.csv"))',
+    "fidelity": 'kgadvise.fidelity(backlog=pathlib.Path("backlog.csv"))',
+    "explain": 'kgadvise.explain(id="KH001")',
+    "bench_history": 'kgadvise.bench_history(history=pathlib.Path("reports/bench.jsonl"))',
+    "inference": "kgadvise.inference(item_seconds=0.04, test_items=100_000, limit_hours=9)",
+}
+
+
+def _keys(schema: Dict[str, Any]) -> List[str]:
+    """The request's keys in the struct's order (a schema's ``properties`` are unordered)."""
+    return [k for k in schema.get("x-order", []) if k in schema.get("properties", {})]
+
+
+def _keywords_doc(schema: Dict[str, Any]) -> str:
+    """The keyword arguments with their doc comments in the core's request struct."""
+    lines = ["Keyword arguments (the core's request fields):", ""]
+    for key in _keys(schema):
+        field = schema["properties"][key]
+        doc = " ".join(str(field.get("description", "")).split())
+        lines.append(f"    {_snake(key)}: {doc}" if doc else f"    {_snake(key)}")
+    return "\n".join(lines)
+
+
+def _advisor(command: str, summary: str) -> Any:
+    """The function for ``command``: ``advise`` with the command filled in, its docstring the core's one-line
+    doc of the advisor and its request fields' docs, its signature the request's keys (help(), completion in
+    Jupyter)."""
+    function = _function(command)
 
     def call(**kwargs: Any) -> Dict[str, Any]:
         return advise(command, **kwargs)
 
+    schema = request_schema(command)
+    example = _EXAMPLES.get(function)
     call.__name__ = call.__qualname__ = function
     call.__module__ = "kgadvise"
     call.__doc__ = (
@@ -130,120 +181,27 @@ def _advisor(function: str, summary: str, example: str) -> Any:
         f"The in-process ``kgadvise {command} --json``: keyword arguments are the command's long flags in\n"
         f"snake_case, text inputs are ``str`` (the text), ``bytes`` or a path-like (the file is read).\n"
         f"Returns the report as a dict; raises ``kgadvise.InputError`` with the CLI's message on bad input.\n\n"
-        f"Example::\n\n    {example}\n"
+        + (f"Example::\n\n    {example}\n\n" if example else "")
+        + _keywords_doc(schema)
+        + "\n"
     )
-    keys = _native.request_keys(command)
-    if keys is None:
-        raise ImportError(f"kgadvise: the extension answers no advisor `{command}`: the wheel is broken")
     call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(_snake(k), inspect.Parameter.KEYWORD_ONLY, default=None) for k in keys]
+        [
+            inspect.Parameter(_snake(k), inspect.Parameter.KEYWORD_ONLY, default=None)
+            for k in _keys(schema)
+        ]
     )
     return call
 
 
-matrix = _advisor(
-    "matrix",
-    "What runs where: one cell of the hardware matrix, or the whole table.",
-    'kgadvise.matrix(platform="t4x2", capability="bf16")',
-)
-defaults = _advisor(
-    "defaults",
-    "The defaults to write for a domain, resolved for a platform.",
-    'kgadvise.defaults(domain="images", platform="t4x2")',
-)
-worth_gpu = _advisor(
-    "worth_gpu",
-    "Is the GPU worth the quota for this task and data size?",
-    'kgadvise.worth_gpu(task="gbdt", rows=2_000_000)',
-)
-diagnose = _advisor(
-    "diagnose",
-    "Why is my run slow? Verdicts from nvidia-smi output and/or the three bench rates.",
-    'kgadvise.diagnose(log=pathlib.Path("gpu.csv"))',
-)
-quota = _advisor(
-    "quota",
-    "Your GPU and TPU quota from any `kaggle quota` form: plannable hours, reservations, live or not.",
-    'kgadvise.quota(quota=pathlib.Path("quota.json"), live=True)',
-)
-plan = _advisor(
-    "plan",
-    "GPU-hours until the deadline: resets, final reserve, exploration, screens and promotions.",
-    'kgadvise.plan(deadline="2026-12-17", gpu_remaining=11, fold_hours=1.5, folds=5)',
-)
-cap = _advisor(
-    "cap",
-    "Session cap (`kaggle kernels push -t`) and how many resumed sessions a run needs.",
-    "kgadvise.cap(fold_hours=1.5, folds=5)",
-)
-tpu = _advisor(
-    "tpu",
-    "TPU or GPU: both finish times and the choice.",
-    "kgadvise.tpu(t4_hours=6, gpu_plannable=10)",
-)
-check = _advisor(
-    "check",
-    "Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?",
-    'kgadvise.check(metadata=pathlib.Path("kernels/train/kernel-metadata.json"))',
-)
-collect = _advisor(
-    "collect",
-    "After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold; for a kernel\n"
-    "without one, its `kaggle kernels status` text and its log (outcome, hours, a stop at the cap).",
-    'kgadvise.collect(report=pathlib.Path("kg_run.json"))\n'
-    '    kgadvise.collect(status=pathlib.Path("status.txt"), log=pathlib.Path("out/train.log"), timeout_seconds=10800)',
-)
-compare = _advisor(
-    "compare",
-    "Should an idea be promoted? A paired bootstrap of its predictions against its control's.",
-    'kgadvise.compare(idea=pathlib.Path("oof_idea.csv"), control=pathlib.Path("oof_control.csv"), metric="auc")',
-)
-prune = _advisor(
-    "prune",
-    "Should a running screen stop? Its learning curve against the baseline's.",
-    'kgadvise.prune(baseline=pathlib.Path("base.csv"), current=pathlib.Path("run.csv"))',
-)
-fidelity = _advisor(
-    "fidelity",
-    "Do screens rank ideas as full cross-validation does? Sign agreement and Spearman.",
-    'kgadvise.fidelity(backlog=pathlib.Path("backlog.csv"))',
-)
-explain = _advisor(
-    "explain",
-    "Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).",
-    'kgadvise.explain(id="KH001")',
-)
-bench_history = _advisor(
-    "bench_history",
-    "The bench history (`kgadvise bench --history`): speed-ups and what changed between commands.",
-    'kgadvise.bench_history(history=pathlib.Path("reports/bench.jsonl"))',
-)
-inference = _advisor(
-    "inference",
-    "Will inference fit the competition's run-time limit with the margin to spare?",
-    "kgadvise.inference(item_seconds=0.04, test_items=100_000, limit_hours=9)",
-)
+#: Every advisor function, by name (the JavaScript library's names, in snake_case): one per advisor the core
+#: offers the libraries (its table of advisors; ``kgadvise bench``, which runs and times commands, is the
+#: command's alone), in the core's order. Nothing here names one: an advisor that lands in the core is a
+#: function here.
+FUNCTIONS: List[str] = []
+for _command_name, _summary in _native.functions():
+    globals()[_function(_command_name)] = _advisor(_command_name, _summary)
+    FUNCTIONS.append(_function(_command_name))
 
-#: Every advisor function, by name (the JavaScript library's names, in snake_case).
-FUNCTIONS: List[str] = [
-    "matrix",
-    "defaults",
-    "worth_gpu",
-    "diagnose",
-    "quota",
-    "plan",
-    "cap",
-    "tpu",
-    "check",
-    "collect",
-    "compare",
-    "prune",
-    "fidelity",
-    "explain",
-    "bench_history",
-    "inference",
-]
-
-#: The functions answered in-process by the core: every one of ``FUNCTIONS`` (``kgadvise bench``, which
-#: runs and times commands, is the command's alone).
-ADVISORS: List[str] = [f for f in FUNCTIONS if _command(f) in _native.advisors()]
+#: The functions answered in-process by the core: every one of ``FUNCTIONS``.
+ADVISORS: List[str] = [f for f in FUNCTIONS if f.replace("_", "-") in _native.advisors()]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
-use kgadvise_core::advise::{ADVISORS, advise_json};
+use kgadvise_core::advise::{advise_json, advisor_names, library_advisors};
 use kgadvise_core::diagnose::DiagnoseRequest;
 use kgadvise_core::diagnose::live::LiveDiagnoser;
 use kgadvise_core::request::{RequestError, from_json, text_of};
@@ -136,35 +136,23 @@ fn diagnose(
 /// The advisors `advise` answers, by command name (`worth-gpu`).
 #[pyfunction]
 fn advisors() -> Vec<&'static str> {
-    ADVISORS.to_vec()
+    advisor_names()
 }
 
-/// A key no request has (a hyphen is never in a camelCase key).
-const PROBE_KEY: &str = "kgadvise-probe";
-
-/// The request keys of `command` (camelCase), or `None` when it is not an advisor here. Read from the
-/// core's own answer to a request with an unknown key: every request refuses unknown keys
-/// (`deny_unknown_fields`) and serde lists the keys it expects, so the keys are the request struct's
-/// and never a copy that could drift.
+/// The advisors the package has a function for, in core's order: (command name, core's one-line doc).
 #[pyfunction]
-fn request_keys(command: &str) -> Option<Vec<String>> {
-    let probe = format!("{{\"{PROBE_KEY}\": null}}");
-    let e = advise_json(command, &probe, chrono::DateTime::UNIX_EPOCH).err()?;
-    if e.field != PROBE_KEY {
-        return None;
-    }
-    if e.message.contains("there are no fields") {
-        return Some(Vec::new());
-    }
-    let (_, expected) = e.message.split_once("expected")?;
-    Some(
-        expected
-            .split('`')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
-            .collect(),
-    )
+fn functions() -> Vec<(&'static str, &'static str)> {
+    library_advisors()
+        .map(|advisor| (advisor.command, advisor.summary))
+        .collect()
+}
+
+/// The JSON schema of `command`'s request (core's request struct: its keys, their types and doc
+/// comments), as JSON text; `None` when it is not an advisor here. The functions' keywords, signatures and
+/// docstrings are read from it.
+#[pyfunction]
+fn request_schema(command: &str) -> Option<String> {
+    kgadvise_core::advise::request_schema(command).map(|schema| schema.to_string())
 }
 
 /// The text of the advisor `command`'s file input `field` (a request key) read from `path`: core's one
@@ -355,7 +343,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(advise, m)?)?;
     m.add_function(wrap_pyfunction!(diagnose, m)?)?;
     m.add_function(wrap_pyfunction!(advisors, m)?)?;
-    m.add_function(wrap_pyfunction!(request_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(functions, m)?)?;
+    m.add_function(wrap_pyfunction!(request_schema, m)?)?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(decode_text, m)?)?;
     m.add_class::<Sampler>()?;

@@ -318,12 +318,6 @@ def rule_fixture_rows() -> Iterator[Row]:
             argv: List[str] = ["bench", "--history"] if command == "bench-history" else [command]
             request = dict(case.get("request", {}))
             files = {k: FIXTURES / v for k, v in case.get("files", {}).items()}
-            if command == "check" and "code" in files:
-                # The CLI reads the code file next to the metadata (_check_finds): a case that pairs the
-                # metadata with a code file from elsewhere is written as one kernel folder.
-                code = files.pop("code")
-                if _check_finds(files["metadata"]).get("code") != code:
-                    files["metadata"] = _kernel_folder_for(files["metadata"], code)
             for key, value in list(request.items()):
                 if key in FILE_FIELDS.get(command, ()) and isinstance(value, str):
                     # A text given inline: a file for the CLI, and the same path for the function.
@@ -332,6 +326,12 @@ def rule_fixture_rows() -> Iterator[Row]:
                 if command == "check" and key in ("input", "code", "codeBytes", "codePath"):
                     # What the CLI derives from the kernel folder (_check_finds), not flags of its own.
                     request.pop(key, None)
+            if command == "check" and "code" in files:
+                # The CLI reads the code file next to the metadata (_check_finds): a case that pairs the
+                # metadata with a code file from elsewhere is written as one kernel folder.
+                code = files.pop("code")
+                if _check_finds(files["metadata"]).get("code") != code:
+                    files["metadata"] = _kernel_folder_for(files["metadata"], code)
             for key, value in [*request.items(), *files.items()]:
                 kwargs[_snake(key)] = value
                 if command == "bench-history" and key == "history":
@@ -394,7 +394,7 @@ def test_function_equals_the_cli(row: Row, cargo_cli: Path) -> None:
     if code == 2:
         with pytest.raises(kgadvise.InputError) as raised:
             function(**kwargs)
-        keywords = [_snake(k) for k in _native.request_keys(row.function.replace("_", "-")) or []]
+        keywords = [_snake(k) for k in _request_keys(row.function.replace("_", "-"))]
         message = cli_error(stderr, keywords)
         assert message is not None, f"the CLI refused the command line itself: {stderr}"
         assert str(raised.value) == _in_python_words(row, raised.value, message)
@@ -403,6 +403,11 @@ def test_function_equals_the_cli(row: Row, cargo_cli: Path) -> None:
     got = function(**kwargs)
     assert got == expected
     assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def _request_keys(command: str) -> List[str]:
+    """The request's keys in the struct's order, from the core's schema of it."""
+    return list(kgadvise._advisors.request_schema(command)["x-order"])
 
 
 def _stub_keywords() -> Dict[str, List[str]]:
@@ -419,18 +424,31 @@ def test_every_function_has_a_stub_with_its_request_keys() -> None:
     stubs = _stub_keywords()
     assert set(stubs) == set(kgadvise.FUNCTIONS)
     for function in kgadvise.FUNCTIONS:
-        keys = _native.request_keys(function.replace("_", "-"))
-        assert keys, function
-        want = sorted(_snake(k) for k in keys)
-        assert sorted(stubs[function]) == want, f"python/kgadvise/__init__.pyi: {function} takes {want}"
+        want = [_snake(k) for k in _request_keys(function.replace("_", "-"))]
+        assert want, function
+        assert stubs[function] == want, f"python/kgadvise/__init__.pyi: {function} takes {want}"
         signature = inspect.signature(getattr(kgadvise, function))
-        assert sorted(signature.parameters) == want
-        assert getattr(kgadvise, function).__doc__
+        assert list(signature.parameters) == want
+        doc = getattr(kgadvise, function).__doc__
+        assert doc and all(f"    {k}: " in doc for k in want if k != "set"), doc
 
 
 def test_the_request_keys_are_the_request_structs() -> None:
-    assert _native.request_keys("cap") == ["measured", "foldHours", "folds", "gpus", "tpu", "factor", "now", "set"]
-    assert _native.request_keys("no-such-advisor") is None
+    assert _request_keys("cap") == ["measured", "foldHours", "folds", "gpus", "tpu", "factor", "now", "set"]
+    assert _native.request_schema("no-such-advisor") is None
+    fold_hours = kgadvise._advisors.request_schema("cap")["properties"]["foldHours"]
+    assert fold_hours["description"].startswith("Measured cost of one fold on one GPU, hours")
+
+
+def test_every_advisor_of_the_core_is_a_function_named_once() -> None:
+    """The functions are the core's table of advisors (``_native.functions()``): nothing in the package
+    names an advisor, so one that lands in the core is a function here, with its keywords."""
+    table = [command.replace("-", "_") for command, _summary in _native.functions()]
+    assert kgadvise.FUNCTIONS == table
+    assert set(table) <= set(kgadvise.__all__)
+    for command, summary in _native.functions():
+        function = getattr(kgadvise, command.replace("-", "_"))
+        assert function.__doc__.startswith(summary)
 
 
 def test_bad_input_is_an_input_error_with_the_cli_words(cargo_cli: Path) -> None:

@@ -24,16 +24,16 @@ test('diagnose: a pasted real nvidia-smi CSV gives verdicts, a GPU table and tim
 
 test('diagnose: typed bench rates give the input-bound verdict, linked to its rule', async () => {
   const { page, check } = await openPage(browser, '?page=diagnose');
-  await page.fill('#data_rate', '100');
-  await page.fill('#compute_rate', '1000');
-  await page.fill('#loop_rate', '95');
+  await page.fill('#dataRate', '100');
+  await page.fill('#computeRate', '1000');
+  await page.fill('#loopRate', '95');
   await page.waitForSelector('.verdict-input-bound');
-  await waitForQuery(page, 'loop_rate=95');
+  await waitForQuery(page, 'loopRate=95');
   assert.ok(await page.locator('.findings a[href="?page=rules&id=KV005"]').count() >= 1);
-  await page.fill('#data_rate', 'fast');
+  await page.fill('#dataRate', 'fast');
   assert.match(await text(page, '.error'), /Data rate \(samples\/s\): expected a number, got `fast`/);
-  await page.fill('#data_rate', '-5');
-  await waitForQuery(page, 'data_rate=-5');
+  await page.fill('#dataRate', '-5');
+  await waitForQuery(page, 'dataRate=-5');
   assert.match(await text(page, '.error'), /Data rate \(samples\/s\) -5: expected a positive rate in samples\/s/);
   check();
 });

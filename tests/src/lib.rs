@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod surfaces;
+
 /// The workspace root (the folder holding `Cargo.toml` of the workspace).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,7 +8,8 @@ pub struct Query {
 }
 
 impl Query {
-    /// Parses `?a=1&b=x%20y` (with or without the leading `?`). Later duplicates are ignored.
+    /// Parses `?a=1&b=x%20y` (with or without the leading `?`). Later duplicates are ignored. A key of
+    /// older links ([`RENAMED`]) is read as its request field, unless the link has that too.
     pub fn parse(search: &str) -> Query {
         let search = search.strip_prefix('?').unwrap_or(search);
         let mut q = Query::default();
@@ -17,6 +18,14 @@ impl Query {
                 continue;
             }
             q.pairs.push((k.into_owned(), v.into_owned()));
+        }
+        let page = q.page();
+        for (renamed_on, old, field) in RENAMED {
+            if *renamed_on == page && q.get(field).is_none() {
+                for pair in q.pairs.iter_mut().filter(|(k, _)| k == old) {
+                    pair.0 = (*field).to_string();
+                }
+            }
         }
         q
     }
@@ -75,6 +84,22 @@ impl Query {
         s.finish()
     }
 }
+
+/// The URL keys of older links, by page: (page, old key, the request field that is its key now). Every
+/// page's key for a typed value is its request field (`foldHours`); these pages had keys of their own.
+pub const RENAMED: &[(&str, &str, &str)] = &[
+    ("diagnose", "data_rate", "dataRate"),
+    ("diagnose", "compute_rate", "computeRate"),
+    ("diagnose", "loop_rate", "loopRate"),
+    ("diagnose", "interval_s", "intervalS"),
+    ("plan", "gpu", "gpuRemaining"),
+    ("plan", "tpu", "tpuRemaining"),
+    ("plan", "refresh", "refreshAt"),
+    ("plan", "weekly", "weeklyHours"),
+    ("plan", "fold_hours", "foldHours"),
+    ("plan", "screens", "screensPerPromotion"),
+    ("kernel", "timeout", "timeoutSeconds"),
+];
 
 /// The link to a page with inputs, as an `href`.
 pub fn href(page: &str, params: &[(&str, &str)]) -> String {

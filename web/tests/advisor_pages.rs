@@ -530,7 +530,7 @@ fn the_plan_example_is_a_quota_close_to_its_reset() {
     };
     let inputs = PlanInputs {
         deadline: typed("deadline"),
-        fold_hours: typed("fold_hours"),
+        fold_hours: typed("foldHours"),
         folds: typed("folds"),
         now: typed("now"),
         ..PlanInputs::default()

@@ -468,7 +468,12 @@ fn plan_from_a_pasted_quota_and_its_errors() {
 
 #[test]
 fn plan_page_draws_the_weeks() {
-    let html = render("?page=plan&deadline=2026-12-17&gpu=11&fold_hours=1.5&folds=5");
+    let html = render("?page=plan&deadline=2026-12-17&gpuRemaining=11&foldHours=1.5&folds=5");
+    let old = render("?page=plan&deadline=2026-12-17&gpu=11&fold_hours=1.5&folds=5");
+    assert_eq!(
+        old, html,
+        "a link of the old keys (query::RENAMED) gives the same page"
+    );
     assert!(
         html.contains("week-chart") && html.contains("<rect"),
         "{html}"
@@ -550,9 +555,9 @@ fn diagnose_a_pasted_log_and_typed_rates() {
     }
     assert!(matches!(diagnose_answer(&none, ""), DiagnoseAnswer::Need));
     let rates = diagnose_form(&[
-        ("data_rate", "100"),
-        ("compute_rate", "1,000"),
-        ("loop_rate", "95"),
+        ("dataRate", "100"),
+        ("computeRate", "1,000"),
+        ("loopRate", "95"),
     ]);
     match diagnose_answer(&rates, "") {
         DiagnoseAnswer::Report(r) => {
@@ -561,20 +566,20 @@ fn diagnose_a_pasted_log_and_typed_rates() {
         other => panic!("{other:?}"),
     }
     // Text that is not a number, and a number core refuses: each named by the label of its control.
-    match diagnose_answer(&diagnose_form(&[("data_rate", "fast")]), "") {
+    match diagnose_answer(&diagnose_form(&[("dataRate", "fast")]), "") {
         DiagnoseAnswer::Error(e) => {
             assert_eq!(e, "Data rate (samples/s): expected a number, got `fast`")
         }
         other => panic!("{other:?}"),
     }
-    match diagnose_answer(&diagnose_form(&[("loop_rate", "-5")]), "") {
+    match diagnose_answer(&diagnose_form(&[("loopRate", "-5")]), "") {
         DiagnoseAnswer::Error(e) => assert_eq!(
             e,
             "Loop rate (samples/s) -5: expected a positive rate in samples/s"
         ),
         other => panic!("{other:?}"),
     }
-    match diagnose_answer(&diagnose_form(&[("interval_s", "0")]), log) {
+    match diagnose_answer(&diagnose_form(&[("intervalS", "0")]), log) {
         DiagnoseAnswer::Error(e) => assert_eq!(
             e,
             "Sampling interval (s) 0: expected a positive number of seconds"
@@ -634,7 +639,7 @@ fn real_nvidia_smi_samples() -> Vec<(String, Vec<u8>)> {
 fn a_log_in_chunks_gives_the_pasted_answer() {
     use kgadvise_core::diagnose::Diagnoser;
 
-    let form = diagnose_form(&[("data_rate", "100"), ("loop_rate", "90")]);
+    let form = diagnose_form(&[("dataRate", "100"), ("loopRate", "90")]);
     let now = kgadvise_web::browser::now();
     let mut logs = real_nvidia_smi_samples();
     let l40s = "l40s-595.80_all-fields_header-units_load_nvgpuexp.csv";
@@ -674,8 +679,11 @@ fn a_log_in_chunks_gives_the_pasted_answer() {
 
 #[test]
 fn diagnose_page_renders_verdicts_table_and_timeline() {
-    let html = render("?page=diagnose&data_rate=100&compute_rate=1000&loop_rate=95");
+    let html = render("?page=diagnose&dataRate=100&computeRate=1000&loopRate=95");
     assert!(html.contains("verdict-input-bound"), "{html}");
+    // A link of the old keys (query::RENAMED) gives the same page.
+    let old = render("?page=diagnose&data_rate=100&compute_rate=1000&loop_rate=95");
+    assert_eq!(old, html);
     assert!(html.contains("?page=rules&amp;id=KV005"), "{html}");
     let html = render("?page=diagnose");
     assert!(html.contains("Paste a log"), "{html}");
@@ -731,7 +739,7 @@ fn every_real_kernel_metadata_is_checked() {
         Err(Shown::Error(e)) => assert!(e.starts_with("Plannable GPU hours:"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match kernel_answer("{}", "", &[("timeout", "soon")]) {
+    match kernel_answer("{}", "", &[("timeoutSeconds", "soon")]) {
         Err(Shown::Error(e)) => assert!(e.starts_with("Push timeout -t (s):"), "{e}"),
         other => panic!("{other:?}"),
     }
@@ -742,7 +750,7 @@ fn kernel_builds_the_cli_request_with_the_code_sized() {
     let inputs = Inputs::new(
         &kernel_page::SPEC,
         &[("metadata", "{}"), ("code", "print(1)\n")],
-        &[("timeout", "7200"), ("plannable", "3.5")],
+        &[("timeoutSeconds", "7200"), ("plannable", "3.5")],
     );
     let r = kernel_page::check_request(&inputs).unwrap();
     assert_eq!(r.code.as_deref(), Some("print(1)\n"));

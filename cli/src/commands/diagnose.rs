@@ -110,10 +110,10 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         global,
         "diagnose",
         &[
-            ("data_rate", args.input.rates.data_rate.map(shortest)),
-            ("compute_rate", args.input.rates.compute_rate.map(shortest)),
-            ("loop_rate", args.input.rates.loop_rate.map(shortest)),
-            ("interval_s", args.input.interval_s.map(shortest)),
+            ("dataRate", args.input.rates.data_rate.map(shortest)),
+            ("computeRate", args.input.rates.compute_rate.map(shortest)),
+            ("loopRate", args.input.rates.loop_rate.map(shortest)),
+            ("intervalS", args.input.interval_s.map(shortest)),
             ("fields", args.input.fields.clone()),
         ],
     );

@@ -109,14 +109,17 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         "plan",
         &[
             ("deadline", Some(args.deadline.clone())),
-            ("gpu", args.gpu_remaining.map(shortest)),
-            ("refresh", args.refresh_at.clone()),
-            ("tpu", args.tpu_remaining.map(shortest)),
+            ("gpuRemaining", args.gpu_remaining.map(shortest)),
+            ("refreshAt", args.refresh_at.clone()),
+            ("tpuRemaining", args.tpu_remaining.map(shortest)),
             ("reserved", args.reserved.map(shortest)),
-            ("weekly", args.weekly_hours.map(shortest)),
-            ("fold_hours", args.fold_hours.map(shortest)),
+            ("weeklyHours", args.weekly_hours.map(shortest)),
+            ("foldHours", args.fold_hours.map(shortest)),
             ("folds", args.folds.map(|v| v.to_string())),
-            ("screens", args.screens_per_promotion.map(|v| v.to_string())),
+            (
+                "screensPerPromotion",
+                args.screens_per_promotion.map(|v| v.to_string()),
+            ),
             ("now", global.now.clone()),
         ],
     );

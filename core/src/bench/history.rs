@@ -20,15 +20,18 @@ pub const HISTORY_SCHEMA: &str = "kgadvise.bench-history/1";
 
 /// `kgadvise bench --history`: the benches of a history, each against the previous bench of its run name.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct BenchHistoryRequest {
     /// The bench history: JSON lines, one bench record each (`{name, time, command, wall_s, exit_code,
     /// ...}`, as `kgadvise bench` appends them to `reports/bench.jsonl`). Lines that cannot be read are
     /// listed with their number.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub history: String,
     /// Only the benches of this run name (default: every bench).
     pub name: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

@@ -23,6 +23,7 @@ use crate::text::decimal::parse_f64;
 /// The three bench rates in samples/s (CE §2), as passed by flags or printed by the command in a
 /// `KGADVISE_RATES data=… compute=… loop=…` line.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rates {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<f64>,

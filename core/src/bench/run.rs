@@ -24,6 +24,7 @@ pub const BENCH_SCHEMA: &str = "kgadvise.bench/1";
 
 /// `kgadvise bench --run ...` once the commands have run: what was measured, to compare and diagnose.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct BenchRequest {
     /// The benched commands as they ran, in order; each later run is compared with the first.
@@ -40,6 +41,7 @@ pub struct BenchRequest {
     /// with the latest bench of the same name. Lines that cannot be read are passed over.
     pub history: String,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,
@@ -47,6 +49,7 @@ pub struct BenchRequest {
 
 /// One command as it ran.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct MeasuredRun {
     /// The command line, as the shell ran it.

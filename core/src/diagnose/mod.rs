@@ -24,6 +24,7 @@ use verdict::{DiagnoseReport, Rates, Settings};
 /// `kgadvise diagnose` (and `kgadvise sample`, the page's Diagnose): the run verdicts of an nvidia-smi log
 /// and/or the three bench rates. Every field is optional: a log alone, the rates alone, or both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiagnoseRequest {
     /// nvidia-smi output as text, any format: `--query-gpu` CSV (with or without header or units), the
@@ -45,6 +46,7 @@ pub struct DiagnoseRequest {
     pub interval_s: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock): the day the rules'
     /// as-of dates are checked against.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides (`verdict.busy-util-pct=10`).
     pub set: Overrides,

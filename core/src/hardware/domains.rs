@@ -15,10 +15,12 @@ pub const DEFAULTS_SCHEMA: &str = "kgadvise.defaults/1";
 /// `kgadvise defaults DOMAIN`: the defaults to write for a kind of competition, resolved for the
 /// platform it runs on when one is given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct DefaultsRequest {
     /// Domain key (required): `images`, `text`, `llm-finetune`, `tabular`, `recsys-timeseries`,
     /// `audio` or `inference`.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub domain: String,
     /// Platform key to resolve AMP, torch.compile, workers... for: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`,
     /// `windows` or `linux` (default: none, the platform-dependent items keep their conditions).
@@ -30,6 +32,7 @@ pub struct DefaultsRequest {
     pub processes: Option<u32>,
     /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     /// caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

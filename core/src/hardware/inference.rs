@@ -21,6 +21,7 @@ pub const INFERENCE_SCHEMA: &str = "kgadvise.inference/1";
 /// `kgadvise inference`: will an inference kernel finish on the hidden test within the competition's
 /// run-time limit, with the margin to spare? Give `itemSeconds`, or `batchSeconds` with `batchSize`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct InferenceRequest {
     /// Measured seconds per test item (a row, an image, a text) of the whole pipeline, every ensemble
@@ -31,9 +32,11 @@ pub struct InferenceRequest {
     /// Items per batch of `batchSeconds`.
     pub batch_size: Option<u32>,
     /// Items in the hidden test set (required).
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub test_items: Option<u64>,
     /// The competition's run-time limit in hours (required; the competition's code requirements state
     /// it).
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub limit_hours: Option<f64>,
     /// Seconds spent outside the per-item loop: installing wheels, loading the models, reading the test
     /// (default: none).
@@ -44,6 +47,7 @@ pub struct InferenceRequest {
     pub platform: Option<String>,
     /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     /// caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

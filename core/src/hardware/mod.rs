@@ -18,6 +18,7 @@ pub const MATRIX_SCHEMA: &str = "kgadvise.matrix/1";
 /// `kgadvise matrix`: one cell when both `platform` and `capability` are given, otherwise the table
 /// (filtered by the one given) with the status of the Kaggle machine shapes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct MatrixRequest {
     /// Platform key: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`, `windows` or `linux` (default: every platform).
@@ -26,6 +27,7 @@ pub struct MatrixRequest {
     pub capability: Option<String>,
     /// The time of the answer, for the age of the matrix entries (RFC 3339 or a date; default: the
     /// caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

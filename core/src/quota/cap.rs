@@ -31,6 +31,7 @@ pub fn full_cv_cap_hours(fold_hours: f64, folds: u32, gpus: u32, thresholds: &Th
 /// `kgadvise cap`: the `-t` of a push and the sessions it needs. Give `measured`, or `foldHours` and
 /// `folds`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CapRequest {
     /// Measured runtime of a kernel of your own, hours.
@@ -48,6 +49,7 @@ pub struct CapRequest {
     /// Cap factor (default: the rules' factor for the kind of run).
     pub factor: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

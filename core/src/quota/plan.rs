@@ -46,9 +46,11 @@ impl Phase {
 /// quota comes as text (`quota`) or as the GPU hours remaining (`gpuRemaining`); the other figures
 /// change it as given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanRequest {
     /// The deadline: RFC 3339 or a date (a bare date ends at 23:59:00 UTC). Required.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true, "x-time" = true)))]
     pub deadline: Option<String>,
     /// The quota as text, in any form the `quota` advisor reads (instead of `gpuRemaining`).
     pub quota: Option<String>,
@@ -58,6 +60,7 @@ pub struct PlanRequest {
     pub tpu_remaining: Option<f64>,
     /// The next reset (refreshAt of `kaggle quota`; RFC 3339, UTC without a zone); replaces the quota's.
     /// Default: the facts' weekly reset.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub refresh_at: Option<String>,
     /// GPU hours held by running sessions (plannable = remaining - reserved).
     pub reserved: Option<f64>,
@@ -72,10 +75,12 @@ pub struct PlanRequest {
     /// The `quota` was read just now (live).
     pub live: bool,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub read_at: Option<String>,
     /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
     pub weekly_hours: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

@@ -23,6 +23,7 @@ pub const QUOTA_SCHEMA: &str = "kgadvise.quota/1";
 
 /// `kgadvise quota`: the state of both quotas, from a quota in any form.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuotaRequest {
     /// The quota as text, in any form: `kaggle quota` (the table, the `-v` CSV or `--format json`), the
@@ -37,8 +38,10 @@ pub struct QuotaRequest {
     /// When the figure was read (RFC 3339 or a date; e.g. a saved file's time); a time after `now` says
     /// nothing. kgkit's `fetched_at` wins when the quota has one. Without it and without `live`, the age of
     /// the figure is unknown: not live.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub read_at: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

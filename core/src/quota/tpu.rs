@@ -34,9 +34,11 @@ impl TpuChoice {
 /// `kgadvise tpu`: does a job finish earlier on the TPU (queue, start-up, speed-up) or on the GPU (the
 /// hours plannable now, the rest after the reset)?
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct TpuRequest {
     /// Wall time of the job on a T4 x2 session, hours. Required.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub t4_hours: Option<f64>,
     /// GPU hours plannable now (default: from `quota`, else assumed sufficient).
     pub gpu_plannable: Option<f64>,
@@ -46,14 +48,17 @@ pub struct TpuRequest {
     pub tpu_remaining: Option<f64>,
     /// The next reset (RFC 3339, UTC without a zone; default: from `quota`, else the facts' weekly
     /// reset).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub refresh_at: Option<String>,
     /// The quota as text, in any form the `quota` advisor reads: the GPU and TPU plannable hours and the
     /// reset, where not given above.
     pub quota: Option<String>,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing). kgkit's
     /// `fetched_at` wins when the quota has one; without either, the figure's age is unknown: not live.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub quota_read_at: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

@@ -82,12 +82,15 @@ pub fn spearman(a: &[f64], b: &[f64]) -> Option<f64> {
 
 /// `kgadvise fidelity`: do cheap screens rank ideas the way full cross-validation does?
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct FidelityRequest {
     /// The ideas: CSV text with columns `idea`, `screen_gain`, `full_gain`, one row per idea (rows
     /// without a full gain yet are skipped and listed).
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub backlog: String,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

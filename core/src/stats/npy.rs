@@ -41,6 +41,18 @@ impl<'de> Deserialize<'de> for FileBytes {
     }
 }
 
+/// In JSON a base64 string, as [`FileBytes`]'s `Deserialize` reads it.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for FileBytes {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FileBytes".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "contentEncoding": "base64"})
+    }
+}
+
 /// A folder of binary files (kgkit's artifacts folder): its files by name.
 pub type Artifacts = std::collections::BTreeMap<String, FileBytes>;
 

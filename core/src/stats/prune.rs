@@ -173,12 +173,15 @@ pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> 
 
 /// `kgadvise prune`: should a running screen stop? Its learning curve against the accepted baseline's.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PruneRequest {
     /// The accepted baseline's curve: kgkit's `curve_fold<k>.json` text (`{fold, epochs,
     /// greater_is_better, points: [{epoch, score, seconds}]}`), or a JSON list of its folds' curves.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub baseline: String,
     /// The running screen's curve, one curve of the same form.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub current: String,
     /// Prune when the screen trails the baseline by more than this, in the metric's units (default: the
     /// baseline's fold std).
@@ -190,6 +193,7 @@ pub struct PruneRequest {
     /// is the margin when the baseline is one curve.
     pub folds: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

@@ -36,23 +36,23 @@ pub enum DiagnoseAnswer {
 /// between.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
-/// The page's controls: (request field, URL key, label). The URL keys are those of links already shared
-/// (and of the CLI's `--share-url`); a request error names the field by its label.
-pub const CONTROLS: &[(&str, &str, &str)] = &[
-    ("dataRate", "data_rate", "Data rate (samples/s)"),
-    ("computeRate", "compute_rate", "Compute rate (samples/s)"),
-    ("loopRate", "loop_rate", "Loop rate (samples/s)"),
-    ("intervalS", "interval_s", "Sampling interval (s)"),
-    ("fields", "fields", "CSV fields (logs without header)"),
-    ("log", "", "nvidia-smi log"),
+/// The page's controls: (request field, which is its URL key, label). Links of the old keys
+/// (`data_rate`) are read through `query::RENAMED`; a request error names the field by its label.
+pub const CONTROLS: &[(&str, &str)] = &[
+    ("dataRate", "Data rate (samples/s)"),
+    ("computeRate", "Compute rate (samples/s)"),
+    ("loopRate", "Loop rate (samples/s)"),
+    ("intervalS", "Sampling interval (s)"),
+    ("fields", "CSV fields (logs without header)"),
+    ("log", "nvidia-smi log"),
 ];
 
 /// The URL key and the label of a request field on this page.
 fn control(field: &str) -> (&'static str, &'static str) {
     CONTROLS
         .iter()
-        .find(|(f, _, _)| *f == field)
-        .map_or(("", ""), |(_, key, label)| (*key, *label))
+        .find(|(f, _)| *f == field)
+        .map_or(("", ""), |(key, label)| (*key, *label))
 }
 
 /// The label of a request field on this page.

@@ -15,7 +15,7 @@ use crate::components::example::Example;
 /// A kernel folder whose machine_shape Kaggle refuses, pushed with a 2 h cap.
 pub const EXAMPLE: Example = Example {
     what: "a kernel folder with a machine_shape Kaggle refuses, pushed with -t 7200",
-    typed: &[("timeout", "7200")],
+    typed: &[("timeoutSeconds", "7200")],
     files: &[
         ("metadata", "kernel/KM007/trigger/kernel-metadata.json"),
         ("code", "kernel/KM007/trigger/train.py"),
@@ -56,9 +56,9 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             label: "Plannable GPU hours (optional)",
             control: Control::number("", ""),
         },
-        // The URL key `timeout` of earlier links; the request's field is timeoutSeconds.
+        // Links of the old URL key `timeout` are read through `query::RENAMED`.
         Typed {
-            field: "timeout",
+            field: "timeoutSeconds",
             id: "timeout",
             label: "Push timeout -t (s, optional)",
             control: Control::number("", ""),
@@ -82,7 +82,7 @@ pub fn check_request(i: &Inputs) -> Result<CheckRequest, Shown> {
         ),
         None => None,
     };
-    let timeout_seconds = i.count("timeout")?;
+    let timeout_seconds = i.count("timeoutSeconds")?;
     let code = i.given("code").then(|| i.text("code").to_string());
     Ok(CheckRequest {
         metadata: i.text("metadata").to_string(),
@@ -98,15 +98,8 @@ pub fn check_request(i: &Inputs) -> Result<CheckRequest, Shown> {
     })
 }
 
-/// A core error in the page's words: timeoutSeconds is the control of URL key `timeout`.
+/// A core error in the page's words (the label of the field's control).
 pub fn check_error(i: &Inputs, e: &RequestError) -> Shown {
-    if e.field == "timeoutSeconds" {
-        let e = RequestError {
-            field: "timeout".into(),
-            ..e.clone()
-        };
-        return i.error(&e);
-    }
     i.error(e)
 }
 

@@ -41,7 +41,7 @@ pub const EXAMPLE: Example = Example {
     what: "10.45 GPU hours left 12 h before the reset, a deadline three weeks on, 5 folds of 1.5 h",
     typed: &[
         ("deadline", "2026-10-06"),
-        ("fold_hours", "1.5"),
+        ("foldHours", "1.5"),
         ("folds", "5"),
         ("now", "2026-09-18T12:00:00Z"),
     ],
@@ -56,20 +56,20 @@ pub enum PlanAnswer {
     Error(String),
 }
 
-/// The page's controls: URL key, request field, and how an error names it. The URL keys predate the
-/// request's (links in the wild use them), so they are mapped here, once.
-const FIELDS: &[(&str, &str, &str)] = &[
-    ("deadline", "deadline", "deadline"),
-    ("gpu", "gpuRemaining", "GPU hours remaining"),
-    ("refresh", "refreshAt", "next reset"),
-    ("tpu", "tpuRemaining", "TPU hours remaining"),
-    ("reserved", "reserved", "reserved hours"),
-    ("weekly", "weeklyHours", "weekly GPU hours"),
-    ("fold_hours", "foldHours", "hours per fold"),
-    ("folds", "folds", "folds"),
-    ("screens", "screensPerPromotion", "screens per promotion"),
-    ("now", "now", "as of"),
-    ("", "quota", PASTED),
+/// The page's controls: request field (its URL key: links of the old keys are read through
+/// `query::RENAMED`) and how an error names it.
+const FIELDS: &[(&str, &str)] = &[
+    ("deadline", "deadline"),
+    ("gpuRemaining", "GPU hours remaining"),
+    ("refreshAt", "next reset"),
+    ("tpuRemaining", "TPU hours remaining"),
+    ("reserved", "reserved hours"),
+    ("weeklyHours", "weekly GPU hours"),
+    ("foldHours", "hours per fold"),
+    ("folds", "folds"),
+    ("screensPerPromotion", "screens per promotion"),
+    ("now", "as of"),
+    ("quota", PASTED),
 ];
 
 const PASTED: &str = "pasted quota";
@@ -78,16 +78,8 @@ const PASTED: &str = "pasted quota";
 fn label(field: &str) -> &str {
     FIELDS
         .iter()
-        .find(|(_, f, _)| *f == field)
-        .map_or(field, |(_, _, label)| label)
-}
-
-/// The label of a URL key's control.
-fn label_of_key(key: &str) -> &'static str {
-    FIELDS
-        .iter()
-        .find(|(k, _, _)| *k == key)
-        .map_or("", |(_, _, label)| label)
+        .find(|(f, _)| *f == field)
+        .map_or(field, |(_, label)| label)
 }
 
 /// Hours typed into a field (`11`, `10.45h`), read as `kaggle quota` writes hours.
@@ -102,7 +94,7 @@ pub fn hours_field(field: &str, text: Option<&str>) -> Result<Option<f64>, Strin
 
 /// A whole number typed into the field of `key`.
 fn count_field(key: &str, text: Option<&str>) -> Result<Option<u32>, String> {
-    let name = label_of_key(key);
+    let name = label(key);
     parse_count(name, text.unwrap_or(""))?
         .map(|n| u32::try_from(n).map_err(|_| format!("{name}: {n} is too large")))
         .transpose()
@@ -118,19 +110,19 @@ fn given(text: &Option<String>) -> Option<String> {
 /// The page's inputs (and an optional pasted quota, which replaces the typed GPU hours) as the request
 /// `kgadvise plan` makes from its flags; `None` while the deadline or the quota is missing.
 pub fn plan_request(i: &PlanInputs, paste: &str) -> Result<Option<PlanRequest>, String> {
-    let hours = |key: &str, text: &Option<String>| hours_field(label_of_key(key), text.as_deref());
+    let hours = |key: &str, text: &Option<String>| hours_field(label(key), text.as_deref());
     let pasted = !paste.trim().is_empty();
     let request = PlanRequest {
         deadline: given(&i.deadline),
         quota: pasted.then(|| paste.to_string()),
-        gpu_remaining: hours("gpu", &i.gpu)?.filter(|_| !pasted),
-        tpu_remaining: hours("tpu", &i.tpu)?,
+        gpu_remaining: hours("gpuRemaining", &i.gpu)?.filter(|_| !pasted),
+        tpu_remaining: hours("tpuRemaining", &i.tpu)?,
         refresh_at: given(&i.refresh),
         reserved: hours("reserved", &i.reserved)?,
-        fold_hours: hours("fold_hours", &i.fold_hours)?,
+        fold_hours: hours("foldHours", &i.fold_hours)?,
         folds: count_field("folds", i.folds.as_deref())?,
-        screens_per_promotion: count_field("screens", i.screens.as_deref())?,
-        weekly_hours: hours("weekly", &i.weekly)?,
+        screens_per_promotion: count_field("screensPerPromotion", i.screens.as_deref())?,
+        weekly_hours: hours("weeklyHours", &i.weekly)?,
         now: given(&i.now),
         // A pasted figure is read as it is pasted.
         live: true,
@@ -165,14 +157,14 @@ pub fn PlanPage() -> impl IntoView {
     let paste = RwSignal::new(String::new());
     let inputs = move || PlanInputs {
         deadline: url.value("deadline"),
-        gpu: url.value("gpu"),
-        tpu: url.value("tpu"),
-        refresh: url.value("refresh"),
+        gpu: url.value("gpuRemaining"),
+        tpu: url.value("tpuRemaining"),
+        refresh: url.value("refreshAt"),
         reserved: url.value("reserved"),
-        weekly: url.value("weekly"),
-        fold_hours: url.value("fold_hours"),
+        weekly: url.value("weeklyHours"),
+        fold_hours: url.value("foldHours"),
         folds: url.value("folds"),
-        screens: url.value("screens"),
+        screens: url.value("screensPerPromotion"),
         now: url.value("now"),
     };
     let file = RwSignal::new(None::<LoadedFile>);
@@ -203,26 +195,26 @@ pub fn PlanPage() -> impl IntoView {
             />
             <form class="controls" on:submit=no_submit>
                 <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
-                <UrlInput id="gpu" label="GPU hours remaining" key="gpu" numeric=true placeholder="e.g. 11" />
+                <UrlInput id="gpu" label="GPU hours remaining" key="gpuRemaining" numeric=true placeholder="e.g. 11" />
                 <UrlInput
                     id="refresh"
                     label="Next reset (optional)"
-                    key="refresh"
+                    key="refreshAt"
                     placeholder="the usual weekly reset"
                     hint="refreshAt of `kaggle quota`; a time without a zone is UTC."
                 />
-                <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpu" numeric=true />
+                <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpuRemaining" numeric=true />
                 <UrlInput id="reserved" label="Reserved by running sessions (h)" key="reserved" numeric=true />
                 <UrlInput
                     id="weekly"
                     label="Weekly GPU hours (optional)"
-                    key="weekly"
+                    key="weeklyHours"
                     numeric=true
                     hint="When your weekly quota differs from the usual one."
                 />
-                <UrlInput id="fold_hours" label="Hours per fold (optional)" key="fold_hours" numeric=true />
+                <UrlInput id="fold_hours" label="Hours per fold (optional)" key="foldHours" numeric=true />
                 <UrlInput id="folds" label="Folds" key="folds" numeric=true />
-                <UrlInput id="screens" label="Screens per promotion" key="screens" numeric=true />
+                <UrlInput id="screens" label="Screens per promotion" key="screensPerPromotion" numeric=true />
                 <UrlInput
                     id="now"
                     label="As of (optional)"

@@ -30,10 +30,12 @@ const DEFAULT_INPUT: &str = "kernel-metadata.json";
 /// `kgadvise check`: will a `kaggle kernels push` be refused, run on the wrong machine or burn quota?
 /// Give `metadata`; every other field is optional.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckRequest {
     /// The kernel-metadata.json text: the snake_case file of `kaggle kernels init` / `pull -m`, or the
     /// camelCase API object.
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub metadata: String,
     /// What the answer calls the metadata (a file name, as given); default `kernel-metadata.json`.
     pub input: Option<String>,
@@ -67,12 +69,14 @@ pub struct CheckRequest {
     pub runs: Option<String>,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing): the runs log's
     /// reservations count from it. kgkit's `fetched_at` wins; without either, they count from `now`.
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub quota_read_at: Option<String>,
     /// The `-t` cap the push will use, in whole seconds.
     pub timeout_seconds: Option<u64>,
     /// The kernel is for a code competition (internet must be off).
     pub code_competition: bool,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

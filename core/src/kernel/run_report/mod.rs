@@ -35,6 +35,7 @@ const EXPECTED: &str = "kgkit's kg_run.json";
 /// or for any kernel of your own its `status` and/or `log` (and the push's `timeoutSeconds`); both
 /// kinds may be given together.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CollectRequest {
     /// kgkit's run report, the kg_run.json text (jobs, fold_status, gpu_util, elapsed_s, budget_h,
@@ -55,6 +56,7 @@ pub struct CollectRequest {
     /// without one the kernel its status names (`owner/slug`).
     pub input: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

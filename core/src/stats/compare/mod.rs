@@ -67,6 +67,7 @@ pub const DEFAULT_SEED: u64 = 42;
 /// `control`) or kgkit's artifacts folders (`ideaArtifacts`, `controlArtifacts` with `truth` and
 /// `truthColumn`), not both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompareRequest {
     /// The idea's out-of-fold predictions: CSV text whose header holds `y_true` and `y_pred`; optional
@@ -94,6 +95,7 @@ pub struct CompareRequest {
     pub fold: Option<u32>,
     /// The metric: `rmse`, `mae`, `logloss`, `auc` or `accuracy` (the gain is signed so that positive
     /// is better).
+    #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
     pub metric: String,
     /// The baseline's per-fold CV scores, for the leakage check: CSV text with a `score` column, or one
     /// number a line.
@@ -105,6 +107,7 @@ pub struct CompareRequest {
     /// Threads for the resamples (default 1); the answer does not depend on it.
     pub threads: Option<usize>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
+    #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
     pub now: Option<String>,
     /// Threshold overrides.
     pub set: Overrides,

@@ -1,0 +1,104 @@
+//! An advisor and a request field are declared once, in core: the libraries' files that name them are
+//! written from core's table of advisors and its request schemas (`kgadvise_tests::surfaces`), and each
+//! schema is what serde reads. `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces` rewrites the
+//! generated parts (python/kgadvise/__init__.pyi's functions, npm/index.js's exports).
+
+use kgadvise_core::advise::{TABLE, advise_json, advisor_names, library_advisors, request_schema};
+use kgadvise_tests::surfaces::{npm_exports, python_functions, with_part};
+use kgadvise_tests::workspace_root;
+
+/// The generated part of `rel` (between its `mark` lines) is `part`; with `KGADVISE_BLESS=1` it is
+/// rewritten so.
+fn generated_part_is_fresh(rel: &str, mark: &str, part: &str) {
+    let path = workspace_root().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let want = with_part(&text, mark, part)
+        .unwrap_or_else(|| panic!("{rel}: no generated part between `{mark} Generated ...` lines"));
+    if std::env::var_os("KGADVISE_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        return;
+    }
+    assert!(
+        text == want,
+        "{rel} is stale: regenerate it with `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces`"
+    );
+}
+
+#[test]
+fn the_python_stub_is_written_from_core() {
+    generated_part_is_fresh("python/kgadvise/__init__.pyi", "#", &python_functions());
+}
+
+#[test]
+fn the_npm_exports_are_written_from_core() {
+    generated_part_is_fresh("npm/index.js", "//", &npm_exports());
+}
+
+/// Every advisor has a schema whose keys are what serde reads: each key is taken (whatever its value's
+/// fate), a key not in it is refused as unknown. So keywords, signatures and stubs read from a schema are
+/// the request struct's.
+#[test]
+fn every_schema_is_the_request_serde_reads() {
+    let clock = chrono::DateTime::UNIX_EPOCH;
+    assert_eq!(advisor_names().len(), TABLE.len());
+    for command in advisor_names() {
+        let schema = request_schema(command).unwrap_or_else(|| panic!("{command}: no schema"));
+        let properties = schema["properties"].as_object().expect("properties");
+        assert!(
+            properties.contains_key("now") && properties.contains_key("set"),
+            "{command}"
+        );
+        let mut order: Vec<&str> = schema["x-order"]
+            .as_array()
+            .expect("x-order")
+            .iter()
+            .filter_map(|k| k.as_str())
+            .collect();
+        order.sort_unstable();
+        assert_eq!(
+            order,
+            properties.keys().map(String::as_str).collect::<Vec<_>>(),
+            "{command}"
+        );
+        for key in properties.keys() {
+            let probe = format!("{{\"{key}\": 3}}");
+            if let Err(e) = advise_json(command, &probe, clock) {
+                assert!(
+                    !e.message.starts_with("unknown field"),
+                    "{command} {key}: {e}"
+                );
+            }
+        }
+        let e = advise_json(command, r#"{"notAKey": 3}"#, clock).unwrap_err();
+        assert!(e.message.starts_with("unknown field"), "{command}: {e}");
+        for field in properties.values() {
+            assert!(
+                field.get("description").is_some(),
+                "{command}: a field without a doc comment: {field}"
+            );
+        }
+    }
+    assert!(request_schema("no-such-advisor").is_none());
+}
+
+/// What a new advisor needs on the libraries' side is its row in core's table: the Python functions and
+/// the npm exports are written from the rows (the tests above), the Python package makes its functions
+/// from `_native.functions()` (python/tests/test_api.py checks them against the schemas), and the npm
+/// declarations from the rows' types (js/build.rs). The one Python-only fact is which function returns a
+/// `DiagnoseReport`.
+#[test]
+fn the_libraries_offer_every_advisor_but_bench() {
+    let left_out: Vec<&str> = TABLE
+        .iter()
+        .filter(|a| !a.library)
+        .map(|a| a.command)
+        .collect();
+    assert_eq!(left_out, ["bench"]);
+    let stub = python_functions();
+    let exports = npm_exports();
+    for advisor in library_advisors() {
+        assert!(stub.contains(&format!("def {}(", advisor.command.replace('-', "_"))));
+        assert!(exports.contains(&format!("advisor('{}')", advisor.command)));
+        assert!(!advisor.summary.is_empty() && !advisor.summary.contains('\n'));
+    }
+}
