@@ -55,6 +55,10 @@ if [ -f "$BROWSER/package.json" ]; then
   fi
 fi
 
+# The official Kaggle client (pinned, in <target>/kaggle-venv) that scripts/test-loop.sh runs against the
+# Kaggle stand-in; a stamp check when it is there already.
+bash "$ROOT/scripts/install-kaggle-client.sh" >/dev/null
+
 # trunk's offline mode passes --offline to cargo: fetch the locked crates first, and std's own dependencies
 # for the nightly's -Zbuild-std (scripts/check-offline-fetch.sh checks this very step in CI).
 bash "$ROOT/scripts/fetch-crates.sh"
