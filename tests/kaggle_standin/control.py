@@ -128,8 +128,8 @@ class Standin:
     def fail(self, method: str, status: int = 500, times: int = 1) -> dict:
         return self.call("fail", {"method": method, "status": status, "times": times})
 
-    def hold(self, method: str, accept: bool = True, times: int = 1) -> dict:
-        return self.call("hold", {"method": method, "accept": accept, "times": times})
+    def hold(self, method: str, accept: bool = True, times: int = 1, answer: bool = False) -> dict:
+        return self.call("hold", {"method": method, "accept": accept, "times": times, "answer": answer})
 
     def wait_held(self, count: int = 1, timeout_s: float = 20) -> dict:
         return self.call("wait_held", {"count": count, "timeout_s": timeout_s})

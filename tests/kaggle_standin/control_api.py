@@ -9,9 +9,10 @@ POST /_standin/cancel     {"kernel": "u/k"}  its latest version is cancelled now
 POST /_standin/quota      {"gpu_used_h", "gpu_total_h", "tpu_used_h", "tpu_total_h", "refresh_at"}
 POST /_standin/fail       {"method": "GetKernelSessionStatus" | "*" | "download" | "logs-stream", "status": 500,
                            "times": N (-1: always)}
-POST /_standin/hold       {"method": "SaveKernel", "accept": true, "times": 1}  its answer is withheld
+POST /_standin/hold       {"method": "SaveKernel", "accept": true, "times": 1, "answer": false}  its answer is
+                          withheld until release, then dropped (or sent, with "answer": true)
 POST /_standin/wait_held  {"count": 1, "timeout_s": 20}  blocks (real time, bounded) until that many are held
-POST /_standin/release    held requests are dropped (their connection closed, no answer)
+POST /_standin/release    held requests go on: dropped (their connection closed), or answered
 POST /_standin/clear      forgets failure and hold rules
 """
 
@@ -93,7 +94,8 @@ def fail(server, body):
 
 
 def hold(server, body):
-    rule = {"method": body["method"], "accept": bool(body.get("accept", True)), "times": int(body.get("times", 1))}
+    rule = {"method": body["method"], "accept": bool(body.get("accept", True)), "times": int(body.get("times", 1)),
+            "answer": bool(body.get("answer", False))}
     server.faults.release.clear()
     server.faults.hold.append(rule)
     return rule

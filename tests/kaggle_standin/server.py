@@ -31,7 +31,8 @@ FOLLOW_LIMIT_S = 30.0  # a --follow stream ends after this much real time at mos
 
 class Faults:
     """Failures the tests asked for: an HTTP status for the next N calls of a method, or a hold (the request
-    is taken in, optionally carried out, and its answer withheld until released)."""
+    is taken in, carried out unless accept is false, and its answer withheld until released: then dropped,
+    or sent when the rule says answer)."""
 
     def __init__(self):
         self.fail: list[dict] = []
@@ -174,7 +175,8 @@ class KaggleHandler(BaseHTTPRequestHandler):
         entry["answer"] = answer
         if hold:
             self.hold_answer(entry, hold)
-            return
+            if not hold.get("answer"):
+                return
         if answer is None:
             self.send_status(status)
         else:
@@ -187,13 +189,14 @@ class KaggleHandler(BaseHTTPRequestHandler):
         return entry
 
     def hold_answer(self, entry: dict, hold: dict):
-        """The answer never arrives while the test holds it: the client (or kgadvise) is killed meanwhile."""
+        """No answer while the test holds it (the client, or kgadvise, may be killed meanwhile)."""
         entry["held"] = True
         with self.server.world.lock:
             self.server.faults.held.append(entry)
             self.server.world.lock.notify_all()
         self.server.faults.release.wait(HOLD_LIMIT_S)
-        self.close_connection = True  # drop it: whoever waited is gone
+        if not hold.get("answer"):
+            self.close_connection = True  # dropped: whoever waited is gone
 
     def answer(self, method: str, body: dict):
         world = self.server.world

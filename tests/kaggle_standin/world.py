@@ -5,6 +5,12 @@ A version is QUEUED for `queue_s` after its push, then RUNNING for `min(runtime_
 ERROR (its scripted outcome), or CANCEL_ACKNOWLEDGED when the `-t` cap (or a cancel) stopped it first. A GPU or
 TPU version is charged the seconds it has run so far, so a run stopped by its cap is charged the cap. The
 texts it answers with are Kaggle's (tests/fixtures/realdata/kaggle-cli, formats.md §6-§7).
+
+Assumptions where no capture says how Kaggle behaves: a new version of a kernel ends that kernel's session
+still queued or running (CANCEL_ACKNOWLEDGED, charged what it ran), so a kernel holds one session at a time,
+as kgkit's ledger supposes (a re-push replaces the older reservation); a running GPU session's log is served
+as it grows (a TPU's only at the end); the week's quota does not reset on the simulated clock; the weekly-quota
+refusal is checked before the batch limit.
 """
 
 from __future__ import annotations
@@ -247,9 +253,12 @@ class World:
         if len((text or "").encode("utf-8")) >= SOURCE_LIMIT_BYTES:
             raise BareBadRequest("source of 1 MB or more")
         accelerator, stored = self.accelerator_of(shape, enable_gpu, enable_tpu)
-        refusal = self.refusal(accelerator)
+        refusal = self.refusal(accelerator, slug)
         if refusal:
             return None, refusal
+        for older in self.versions:
+            if older.kernel == slug and older.status(self.now) in ACTIVE:
+                older.cancelled_at = self.now  # a new version replaces the session still queued or running
         if slug not in self.kernel_ids:
             self.kernel_ids[slug] = 40_000_000 + len(self.kernel_ids) + 1
         number = 1 + sum(1 for v in self.versions if v.kernel == slug)
@@ -273,11 +282,11 @@ class World:
             return "gpu", "NvidiaTeslaT4"
         return "cpu", None
 
-    def refusal(self, accelerator: str) -> str | None:
+    def refusal(self, accelerator: str, slug: str) -> str | None:
         name = accelerator.upper()
         if accelerator in self.quota_total_s and self.used_s(accelerator) >= self.quota_total_s[accelerator]:
             return f"Maximum weekly {name} quota of {self.quota_total_s[accelerator] / 3600:.2f} hours reached."
-        if len(self.active(accelerator)) >= BATCH_LIMIT[accelerator]:
+        if len([v for v in self.active(accelerator) if v.kernel != slug]) >= BATCH_LIMIT[accelerator]:
             return f"Maximum batch {name} session count of {BATCH_LIMIT[accelerator]} reached."
         return None
 
