@@ -66,14 +66,14 @@ class Standin:
         self._log.close()
 
     # --- the client's environment ---------------------------------------------------------------------
-    def client_env(self, base: dict | None = None, credentials: str = "env") -> dict:
+    def client_env(self, base: dict | None = None, credentials: str = "env", home: str | None = None) -> dict:
         """The environment the kaggle client (and kgadvise, which runs it) gets: every KAGGLE_* and proxy
         variable of the caller dropped, a temporary HOME, and fake credentials by env (KAGGLE_USERNAME,
         KAGGLE_KEY) or in a kaggle.json in KAGGLE_CONFIG_DIR (credentials="file")."""
         env = {k: v for k, v in (base or os.environ).items()
                if not k.upper().startswith(("KAGGLE_", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"))
                and k not in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE")}
-        home = os.path.join(self.workdir, "home")
+        home = home or os.path.join(self.workdir, "home")
         config = os.path.join(home, ".kaggle")
         os.makedirs(config, exist_ok=True)
         proxy = f"http://127.0.0.1:{self.port}"
@@ -99,6 +99,10 @@ class Standin:
                 return json.loads(r.read())
         except urllib.error.HTTPError as e:
             raise StandinError(f"control {op} {body}: {e.code} {e.read().decode(errors='replace')}") from None
+
+    def reset(self, start: str | None = None) -> dict:
+        """A fresh world in the running process (the tests' isolation without a new process each)."""
+        return self.call("reset", {"user": self.user, **({"start": start} if start else {})})
 
     def state(self) -> dict:
         return self.call("state")

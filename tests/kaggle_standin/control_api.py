@@ -14,13 +14,14 @@ POST /_standin/hold       {"method": "SaveKernel", "accept": true, "times": 1, "
 POST /_standin/wait_held  {"count": 1, "timeout_s": 20}  blocks (real time, bounded) until that many are held
 POST /_standin/release    held requests go on: dropped (their connection closed), or answered
 POST /_standin/clear      forgets failure and hold rules
+POST /_standin/reset      {"user", "start"}: a new world (no kernels, the default quota), no rules, no requests
 """
 
 from __future__ import annotations
 
 import time
 
-from .world import parse_time
+from .world import DEFAULT_START, World, parse_time
 
 
 def handle(server, verb: str, path: str, body: dict):
@@ -125,7 +126,19 @@ def clear(server, _body):
     return {}
 
 
+def reset(server, body):
+    clear(server, body)
+    world = World(body.get("user", server.world.user), body.get("start", DEFAULT_START))
+    with server.world.lock:
+        server.world.lock.notify_all()
+        server.world = world
+        server.faults.held.clear()
+        server.requests_log.clear()
+    return world.snapshot()
+
+
 OPS = {
+    ("POST", "reset"): reset,
     ("GET", "state"): state,
     ("GET", "requests"): requests,
     ("POST", "clock"): clock,

@@ -46,19 +46,27 @@ def run(args, env, cwd=None, timeout=PROCESS_LIMIT_S) -> Ran:
     return Ran(list(args), r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace"))
 
 
-@pytest.fixture
-def standin(tmp_path):
+@pytest.fixture(scope="session")
+def standin_process(tmp_path_factory):
+    """One stand-in process for the run; each test gets a fresh world in it (`standin`)."""
     if not os.access(KAGGLE, os.X_OK):
         pytest.fail(f"no Kaggle client at {KAGGLE}: run scripts/install-kaggle-client.sh (KAGGLE_VENV)")
-    s = Standin(str(tmp_path / "standin"), user=USER, start=START)
+    s = Standin(str(tmp_path_factory.mktemp("standin")), user=USER, start=START)
     yield s
     s.stop()
 
 
 @pytest.fixture
-def client_env(standin):
+def standin(standin_process):
+    standin_process.reset(START)
+    yield standin_process
+    standin_process.reset(START)  # releases whatever a failed test left held
+
+
+@pytest.fixture
+def client_env(standin, tmp_path):
     """The client's environment: the stand-in as HTTPS proxy, its CA, fake credentials, kaggle on PATH."""
-    env = standin.client_env()
+    env = standin.client_env(home=str(tmp_path / "home"))
     env["PATH"] = os.path.join(VENV, "bin") + os.pathsep + env.get("PATH", "")
     return env
 

@@ -215,7 +215,7 @@ def test_logs_follow_streams_a_running_session(standin, kaggle, tmp_path):
 
 
 def test_credentials_from_a_kaggle_json_or_none(standin, tmp_path):
-    env = standin.client_env(credentials="file")
+    env = standin.client_env(credentials="file", home=str(tmp_path / "home"))
     env["PATH"] = os.path.dirname(KAGGLE) + os.pathsep + env["PATH"]
     assert run([KAGGLE, "quota", "--format", "json"], env).returncode == 0
     os.remove(os.path.join(env["KAGGLE_CONFIG_DIR"], "kaggle.json"))
