@@ -179,17 +179,22 @@ def test_a_re_push_replaces_the_older_reservation(kg, standin, tmp_path):
     assert versions[0]["charged_h"] == pytest.approx(600 / 3600, abs=1e-5)
 
 
-def test_a_push_killed_before_kaggle_answered_is_pending_and_keeps_its_cap(kg, standin, tmp_path):
-    require("push", "status", "release")
-    k = f"{USER}/train-a"
-    standin.hold("SaveKernel", accept=True)
-    p = kg.popen("push", make_kernel(tmp_path, "train-a"), "--hours", 3)
+def kill_a_push_before_kaggle_answers(kg, standin, folder, hours, reaches_kaggle: bool):
+    """`kgadvise push` killed (with the client it ran) while Kaggle's answer is held back."""
+    standin.hold("SaveKernel", accept=reaches_kaggle)
+    p = kg.popen("push", folder, "--hours", hours)
     try:
         standin.wait_held(1, timeout_s=60)
-        os.killpg(p.pid, signal.SIGKILL)  # kgadvise and the kaggle client it ran
+        os.killpg(p.pid, signal.SIGKILL)
     finally:
         p.wait(30)
         standin.release()
+
+
+def test_a_push_killed_before_kaggle_answered_is_pending_and_keeps_its_cap(kg, standin, tmp_path):
+    require("push", "status", "release")
+    k = f"{USER}/train-a"
+    kill_a_push_before_kaggle_answers(kg, standin, make_kernel(tmp_path, "train-a"), 3, reaches_kaggle=False)
     assert [(r["kernel"], r["status"], r["hours"]) for r in kg.runs()] == [(k, "pending", 3.0)]
     status = kg("status")
     assert status.returncode == 0, status
@@ -197,6 +202,31 @@ def test_a_push_killed_before_kaggle_answered_is_pending_and_keeps_its_cap(kg, s
     released = kg("release", k)
     assert released.returncode == 0, released
     assert all(r["held_hours"] == 0 for r in kg("status").json["rows"])
+    assert standin.state()["versions"] == []
+
+
+def test_a_killed_push_that_reached_kaggle_is_settled_by_collect(kg, standin, tmp_path):
+    require("push", "collect", "log")
+    k = f"{USER}/train-a"
+    standin.script(k, runtime_s=1800)
+    kill_a_push_before_kaggle_answers(kg, standin, make_kernel(tmp_path, "train-a"), 3, reaches_kaggle=True)
+    assert [r["status"] for r in kg.runs()] == ["pending"]
+    standin.advance(1800)
+    collected = kg("collect", k, "-p", tmp_path / "out")
+    assert collected.returncode == 0, collected
+    assert_ledger_equals_charged(kg, [k])
+
+
+@pytest.mark.xfail(reason="loop-cli: `kgadvise status` does not re-check a pending run, which keeps its whole cap "
+                   "after Kaggle's session has ended (seed §2: status and wait check it)", strict=False)
+def test_status_settles_a_pending_push_once_kaggle_ran_it(kg, standin, tmp_path):
+    require("push", "status")
+    k = f"{USER}/train-a"
+    standin.script(k, runtime_s=1800)
+    kill_a_push_before_kaggle_answers(kg, standin, make_kernel(tmp_path, "train-a"), 3, reaches_kaggle=True)
+    standin.advance(1800)
+    status = kg("status")
+    assert [r["held_hours"] for r in rows_of(status.json, k)] in ([], [0.0]), status
 
 
 def test_a_run_cancelled_at_its_cap(kg, standin, tmp_path):
