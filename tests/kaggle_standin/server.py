@@ -1,12 +1,14 @@
 """The stand-in's network side. One loopback port (bound as port 0, so a busy port never matters):
 - `CONNECT api.kaggle.com:443` (the client's HTTPS_PROXY): answered 200, then TLS with the test CA's
-  certificate, then Kaggle's RPCs `POST /v1/<Service>/<Method>`, the log stream and the output files;
+  certificate, then Kaggle's RPCs `POST /v1/<Service>/<Method>` (quota, SaveKernel, session status, session
+  output, ListKernels), the log stream and the output files;
 - plain `GET|POST /_standin/<op>`: the tests' control API (clock, scripts, failures, holds, what it charged).
 It never connects anywhere: a CONNECT to a host it does not stand in for is refused with 403.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import ssl
 import threading
@@ -212,6 +214,8 @@ class KaggleHandler(BaseHTTPRequestHandler):
                     answer = wire.session_status(world, version)
                     world.advance(world.status_step_s)
                     return 200, answer
+                if method == "ListKernels":
+                    return 200, wire.list_kernels(world, body.get("user") or self.authenticated_user())
                 if method == "ListKernelSessionOutput":
                     req = ApiListKernelSessionOutputRequest.from_dict(body)
                     version = world.latest(f"{req.user_name}/{req.kernel_slug}", req.version_label)
@@ -221,6 +225,13 @@ class KaggleHandler(BaseHTTPRequestHandler):
             except BareBadRequest:
                 return 400, None
         return 404, None
+
+    def authenticated_user(self) -> str:
+        """The user of the Basic credentials (KAGGLE_USERNAME / kaggle.json); the key is not checked."""
+        auth = self.headers.get("Authorization") or ""
+        if auth.startswith("Basic "):
+            return base64.b64decode(auth[6:]).decode(errors="replace").split(":")[0]
+        return self.server.world.user
 
     @staticmethod
     def save_kernel(world: World, req: ApiSaveKernelRequest):

@@ -9,6 +9,8 @@ from datetime import datetime, timedelta, timezone
 from kagglesdk.kaggle_object import KaggleObject, KaggleObjectSerializer
 from kagglesdk.kernels.types.kernels_api_service import (
     ApiAcceleratorQuota,
+    ApiKernelMetadata,
+    ApiListKernelsResponse,
     ApiGetAcceleratorQuotaStatisticsResponse,
     ApiGetKernelSessionStatusResponse,
     ApiKernelSessionOutputFile,
@@ -107,4 +109,31 @@ def session_output(world: World, version: Version) -> dict:
         log = kaggle_log_text(version.log_events(world.now))
         if log:
             r.log = log
+    return to_wire(r)
+
+
+def list_kernels(world: World, owner: str) -> dict:
+    """`kaggle kernels list --mine` / `--user U`: the owner's kernels, the last run first."""
+    latest: dict[str, Version] = {}
+    for v in world.versions:
+        if v.kernel.split("/")[0] == owner:
+            latest[v.kernel] = v
+    r = ApiListKernelsResponse()
+    kernels = []
+    for v in sorted(latest.values(), key=lambda v: -v.pushed_at):
+        m = ApiKernelMetadata()
+        m.id = v.kernel_id
+        m.ref = v.kernel
+        m.title = m.slug = v.kernel.split("/")[1]
+        m.author = owner
+        m.last_run_time = _utc_naive(v.pushed_at)
+        m.language = "python"
+        m.kernel_type = "script"
+        m.is_private = True
+        m.enable_gpu = v.accelerator == "gpu"
+        m.enable_tpu = v.accelerator == "tpu"
+        m.current_version_number = v.number
+        m.machine_shape = v.shape
+        kernels.append(m)
+    r.kernels = kernels
     return to_wire(r)

@@ -246,3 +246,17 @@ def test_the_proxy_refuses_any_other_host(standin):
 def test_a_stand_in_that_cannot_start_fails_clearly(tmp_path):
     with pytest.raises(StandinError, match="exited .* before it answered"):
         Standin(str(tmp_path / "bad"), start="not a time")
+
+
+def test_kernels_list_mine_shows_the_last_run(standin, kaggle, tmp_path):
+    kaggle("kernels", "push", "-p", make_kernel(tmp_path, "train-one"), "-t", "3600")
+    standin.advance(3600)
+    kaggle("kernels", "push", "-p", make_kernel(tmp_path, "train-two"), "-t", "3600")
+    mine = kaggle("kernels", "list", "--mine")
+    assert mine.returncode == 0, mine
+    lines = mine.stdout.splitlines()
+    assert lines[2].split()[0] == f"{USER}/train-two" and lines[3].split()[0] == K1, mine
+    assert "2026-12-07 09:00:00" in lines[2], mine
+    check_ran("kernels-list-mine", mine)
+    listed = json.loads(kaggle("kernels", "list", "--user", USER, "--format", "json").stdout)
+    assert [k["ref"] for k in listed] == [f"{USER}/train-two", K1]
