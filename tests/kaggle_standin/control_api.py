@@ -14,6 +14,8 @@ POST /_standin/hold       {"method": "SaveKernel", "accept": true, "times": 1, "
 POST /_standin/wait_held  {"count": 1, "timeout_s": 20}  blocks (real time, bounded) until that many are held
 POST /_standin/release    held requests go on: dropped (their connection closed), or answered
 POST /_standin/clear      forgets failure and hold rules
+POST /_standin/api_version {"version": "2.3.0"}  sent as X-Kaggle-APIVersion (null: not sent), so the client
+                          prints its outdated-version warning first
 POST /_standin/reset      {"user", "start"}: a new world (no kernels, the default quota), no rules, no requests
 """
 
@@ -126,8 +128,14 @@ def clear(server, _body):
     return {}
 
 
+def api_version(server, body):
+    server.api_version = body.get("version")
+    return {"api_version": server.api_version}
+
+
 def reset(server, body):
     clear(server, body)
+    server.api_version = None
     world = World(body.get("user", server.world.user), body.get("start", DEFAULT_START))
     with server.world.lock:
         server.world.lock.notify_all()
@@ -139,6 +147,7 @@ def reset(server, body):
 
 OPS = {
     ("POST", "reset"): reset,
+    ("POST", "api_version"): api_version,
     ("GET", "state"): state,
     ("GET", "requests"): requests,
     ("POST", "clock"): clock,

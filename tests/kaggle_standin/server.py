@@ -66,6 +66,7 @@ class StandinServer(ThreadingHTTPServer):
         self.world = world
         self.faults = Faults()
         self.requests_log: list[dict] = []
+        self.api_version: str | None = None  # X-Kaggle-APIVersion: the client warns when it is newer
         self.ca_path, cert, key = certs.make(cert_dir)
         self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.tls.load_cert_chain(cert, key)
@@ -137,6 +138,8 @@ class KaggleHandler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", content_type)
         for k, v in (extra or {}).items():
             self.send_header(k, v)
+        if self.server.api_version:
+            self.send_header("X-Kaggle-APIVersion", self.server.api_version)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)

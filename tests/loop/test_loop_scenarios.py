@@ -343,3 +343,19 @@ def test_a_re_push_leaves_the_ledger_equal_to_what_was_charged(kg, standin, tmp_
     assert kg.wait(k, 300).returncode == 0
     assert kg("collect", k, "-p", tmp_path / "out").returncode == 0
     assert_ledger_equals_charged(kg, [k])
+
+
+@pytest.mark.xfail(reason="loop-cli: the live quota read fails on the outdated-client warning line before the JSON "
+                   "(formats.md §6.1: skip it; or run the client as `kaggle -W ...`), and push with it", strict=False)
+def test_the_loop_reads_past_the_outdated_client_warning(kg, standin, tmp_path):
+    """Kaggle announcing a newer client makes 2.2.5 print a warning line before every answer."""
+    require("push", "status")
+    standin.call("api_version", {"version": "2.3.0"})
+    standin.quota(gpu_used_h=4.5)
+    q = kg("quota")
+    assert q.returncode == 0 and q.json["live"] is True and q.json["gpu"]["used"] == 4.5, q
+    pushed = kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1)
+    assert pushed.returncode == 0 and pushed.json["answer"] == {
+        "answer": "pushed", "version": 1, "url": f"https://www.kaggle.com/code/{USER}/train-a"}, pushed
+    status = kg("status")
+    assert [r["status"] for r in status.json["rows"]] == ["running"], status

@@ -260,3 +260,17 @@ def test_kernels_list_mine_shows_the_last_run(standin, kaggle, tmp_path):
     check_ran("kernels-list-mine", mine)
     listed = json.loads(kaggle("kernels", "list", "--user", USER, "--format", "json").stdout)
     assert [k["ref"] for k in listed] == [f"{USER}/train-two", K1]
+
+
+def test_an_outdated_client_is_warned_first(standin, kaggle, tmp_path):
+    standin.call("api_version", {"version": "2.3.0"})
+    q = kaggle("quota", "--format", "json")
+    assert q.returncode == 0, q
+    warning = ("Warning: Looks like you're using an outdated `kaggle` version (installed: 2.2.5), please consider "
+               "upgrading to the latest version (2.3.0)\n")
+    assert q.stdout.startswith(warning), q
+    check_ran("quota-json-outdated-warning", q)
+    push = kaggle("kernels", "push", "-p", make_kernel(tmp_path, "train-one"), "-t", "3600")
+    assert push.stdout.startswith(warning) and "successfully pushed" in push.stdout, push
+    check_ran("push-success-outdated-warning", push)
+    assert kaggle("-W", "kernels", "status", K1).stdout == f'{K1} has status "KernelWorkerStatus.RUNNING"\n'
