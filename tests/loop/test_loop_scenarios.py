@@ -306,6 +306,20 @@ def test_the_weekly_quota_running_out(kg, standin, tmp_path):
     assert kg.runs() == [] and standin.requests("SaveKernel") == []  # refused before Kaggle was asked
 
 
+def test_kaggle_refuses_a_push_when_the_week_ran_out_since_the_cached_reading(kg, standin, tmp_path):
+    """The cache is fresh (read 5 minutes ago) but the hours went elsewhere meanwhile: Kaggle's own refusal."""
+    require("push")
+    standin.quota(gpu_used_h=20.0)
+    assert kg("quota").returncode == 0
+    standin.quota(gpu_used_h=30.0)
+    standin.advance(300)
+    r = kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1)
+    assert r.returncode == 1, r
+    assert r.json["answer"]["answer"] == "weekly-quota", r
+    assert any(f["rule"] == "KL003" for f in r.json["findings"]), r
+    assert kg.runs() == [] and standin.state()["versions"] == []
+
+
 def test_a_wait_polls_on_the_simulated_clock(kg, standin, tmp_path):
     """`wait --now` never sleeps: the polls are the stand-in's status calls, `interval` apart."""
     require("push", "wait")
