@@ -245,6 +245,26 @@ def test_a_run_cancelled_at_its_cap(kg, standin, tmp_path):
     assert_ledger_equals_charged(kg, [k])
 
 
+def test_a_run_that_errors_and_a_tpu_run(kg, standin, tmp_path):
+    """An error: wait exits 1 with the log's tail and Kaggle's failure message; a TPU run (its log empty until the
+    end) is charged to the TPU quota; the ledger equals both charges."""
+    require("push", "wait", "collect", "log")
+    g, t = f"{USER}/train-a", f"{USER}/tpu-a"
+    standin.script(g, runtime_s=600, outcome="error", failure_message="Your notebook hit an error.")
+    standin.script(t, runtime_s=1200)
+    assert kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1).returncode == 0
+    tpu = kg("push", make_kernel(tmp_path, "tpu-a", "tpu"), "--hours", 2, "--accelerator", "TpuV5E8")
+    assert tpu.returncode == 0, tpu
+    failed = kg.wait(g, 600, "--collect", "-p", tmp_path / "out-a")
+    assert failed.returncode == 1 and failed.json["status"] == "error", failed
+    assert "RuntimeError: scripted failure" in json.dumps(failed.json), failed
+    done = kg.wait(t, 600, "--collect", "-p", tmp_path / "out-t")
+    assert done.returncode == 0 and done.json["status"] == "complete", done
+    assert standin.state()["quota"]["tpu"]["used_h"] == pytest.approx(1200 / 3600)
+    log = assert_ledger_equals_charged(kg, [g, t])
+    assert round(log["tpu_hours"], 2) == 0.33 and round(log["gpu_hours"], 2) == 0.17, log
+
+
 def test_two_pushes_at_once_lose_no_record(kg, standin, tmp_path):
     require("push")
     standin.hold("SaveKernel", accept=True, times=2, answer=True)
