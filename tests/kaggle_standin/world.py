@@ -201,12 +201,14 @@ class World:
 
     # --- the clock -------------------------------------------------------------------------------------
     def advance(self, seconds: float) -> None:
-        self.now += float(seconds)
-        self.lock.notify_all()
+        with self.lock:  # re-entrant: the HTTP threads call it holding the lock already
+            self.now += float(seconds)
+            self.lock.notify_all()
 
     def set_clock(self, when) -> None:
-        self.now = parse_time(when)
-        self.lock.notify_all()
+        with self.lock:
+            self.now = parse_time(when)
+            self.lock.notify_all()
 
     # --- what it charged -------------------------------------------------------------------------------
     def used_s(self, acc: str) -> float:
