@@ -13,6 +13,7 @@ import json
 import ssl
 import threading
 import time
+import traceback
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
@@ -150,7 +151,7 @@ class KaggleHandler(BaseHTTPRequestHandler):
     def send_status(self, status: int):
         """Kaggle's bare error answers: a status line, no JSON `code` (so the client prints the
         `NNN Client/Server Error: ... for url: ...` line, as in realdata's status-500 capture)."""
-        body = b"" if status == 400 else b"Internal Server Error" if status >= 500 else b""
+        body = b"Internal Server Error" if status >= 500 else b""
         self.send_body(status, body, "text/plain" if body else None)
 
     def do_POST(self):
@@ -227,6 +228,9 @@ class KaggleHandler(BaseHTTPRequestHandler):
                 return 404, None
             except BareBadRequest:
                 return 400, None
+            except Exception:  # a bug of the stand-in: a 500 at once, never a dropped connection the client retries
+                traceback.print_exc()
+                return 500, None
         return 404, None
 
     def authenticated_user(self) -> str:
