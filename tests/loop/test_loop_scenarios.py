@@ -298,6 +298,32 @@ def test_the_client_missing(kg, tmp_path):
     assert r.returncode == 2 and "pip install kaggle" in r.stdout + r.stderr, r
 
 
+def test_quota_not_live_says_why_when_the_client_is_missing(kg, standin):
+    require("push")
+    assert kg("quota").json["live"] is True  # the cache
+    standin.advance(3600)
+    env = {k: v for k, v in kg.env.items() if k != "KGADVISE_KAGGLE"}
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
+                                  if not os.path.exists(os.path.join(p, "kaggle")))
+    q = kg("quota", env=env)
+    assert q.returncode == 0 and q.json["live"] is False, q
+    assert any(f["rule"] == "KL008" and "pip install kaggle" in f["evidence"] for f in q.json["findings"]), q
+
+
+@pytest.mark.xfail(reason="loop-cli: without credentials the NOT LIVE reason is the last line of the client's "
+                   "auth help ('Save the token to ~/.kaggle/access_token'), not that credentials are missing "
+                   "(tests/fixtures/kaggle-client/auth-required.stdout.txt)", strict=False)
+def test_quota_not_live_says_why_without_credentials(kg, standin):
+    require("push")
+    assert kg("quota").json["live"] is True
+    standin.advance(3600)
+    env = {k: v for k, v in kg.env.items() if k not in ("KAGGLE_USERNAME", "KAGGLE_KEY")}
+    q = kg("quota", env=env)
+    assert q.returncode == 0 and q.json["live"] is False, q
+    why = " ".join(f["evidence"] for f in q.json["findings"] if f["rule"] == "KL008")
+    assert "Authentication required" in why or "credentials" in why, q
+
+
 def test_the_stand_in_answering_http_500(kg, standin, tmp_path):
     require("push", "status")
     k = f"{USER}/train-a"

@@ -221,6 +221,7 @@ def test_credentials_from_a_kaggle_json_or_none(standin, tmp_path):
     os.remove(os.path.join(env["KAGGLE_CONFIG_DIR"], "kaggle.json"))
     r = run([KAGGLE, "quota"], env)
     assert r.returncode == 1 and r.stdout.startswith("Authentication required to call the Kaggle API."), r
+    check_ran("auth-required", r)
 
 
 def test_a_push_whose_answer_never_arrives_still_made_a_version(standin, client_env, tmp_path):
