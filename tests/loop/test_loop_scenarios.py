@@ -146,6 +146,20 @@ def test_the_loop_quota_push_status_wait_collect_quota(kg, standin, tmp_path):
     assert q.json["gpu"]["reserved"] == 0 and q.json["gpu"]["reservations"] == [], q
 
 
+def test_status_alone_frees_a_finished_run_and_collect_records_its_hours(kg, standin, tmp_path):
+    require("push", "status", "collect", "log")
+    k = f"{USER}/train-a"
+    standin.script(k, runtime_s=5400)
+    assert kg("push", make_kernel(tmp_path, "train-a"), "--hours", 2).returncode == 0
+    standin.advance(2 * 3600)
+    status = kg("status")
+    assert [(r["status"], r["held_hours"]) for r in rows_of(status.json, k)] == [("complete", 0.0)], status
+    assert status.json["held_gpu_hours"] == 0
+    assert kg("collect", k, "-p", tmp_path / "out").returncode == 0
+    assert_ledger_equals_charged(kg, [k])
+    assert standin.charged_h(k) == 1.5
+
+
 def test_kaggle_refuses_a_push_past_a_session_started_elsewhere(kg, standin, tmp_path):
     """A GPU session kgadvise did not push (the website, another machine) fills Kaggle's batch limit: Kaggle's
     refusal is read, the push exits 1 and nothing is logged."""
