@@ -121,8 +121,9 @@ def test_run_stopped_by_its_cap_is_charged_the_cap(standin, kaggle, tmp_path):
     assert cancelled.stdout == f'{K1} has status "KernelWorkerStatus.CANCEL_ACKNOWLEDGED"\n', cancelled
     check_ran("status-cancelled", cancelled)
     assert standin.charged_h(K1) == pytest.approx(1.0)
-    events = json.loads(kaggle("kernels", "logs", K1).stdout)
-    assert events[-1]["time"] == 3599.5  # the log ends at the cap
+    logs = kaggle("kernels", "logs", K1)
+    assert json.loads(logs.stdout)[-1]["time"] == 3599.5  # the log ends at the cap
+    check_ran("logs-cancelled-at-cap", logs)
     got = kaggle("kernels", "output", K1, "-p", str(tmp_path / "out"))
     assert sorted(os.listdir(tmp_path / "out")) == ["checkpoint.pt", "train-one.log"], got
 
