@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent: installs only what is missing or at the wrong version, from the registries only
-# (rustup, crates.io, npm, Debian). Nothing is downloaded from anywhere else; trunk never fetches tools.
+# (rustup, crates.io, npm, Debian, PyPI). Nothing is downloaded from anywhere else; trunk never fetches tools.
 # What each install is and why it is pinned: docs/toolchain.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
