@@ -45,6 +45,7 @@ const FILES: &[&str] = &[
     "quota.toml",
     "verdicts.toml",
     "stats.toml",
+    "loop.toml",
 ];
 
 fn main() {

@@ -4,8 +4,10 @@
 
 mod child;
 mod commands;
+mod kaggle_client;
 mod log_file;
 mod output;
+mod state_files;
 
 // nvidia-smi is run by the crate's library (src/lib.rs), which the Python wheel shares.
 use kgadvise_cli::nvidia_smi;
@@ -30,6 +32,10 @@ const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train --timeout-seconds 18000
   kgadvise diagnose gpu.csv --data-rate 410 --compute-rate 980 --loop-rate 400
   kgadvise compare --idea oof_idea.csv --control oof_control.csv --metric auc
+
+The loop (drives the official Kaggle CLI, keeps .kaggle-gm/gpu_runs.jsonl):
+  kgadvise quota && kgadvise push kernels/train --measured 3.5 && kgadvise wait me/train --collect
+  kgadvise status; kgadvise log
 
 Exit codes: 0 done, 1 error findings, 2 unusable input or usage.";
 
@@ -76,8 +82,19 @@ enum Command {
     Explain(commands::explain::Args),
     /// Pre-flight of a kernel push: would kernel-metadata.json be refused, fail or start nothing?
     Check(commands::check::Args),
-    /// After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold.
+    /// After a run: what kgkit's kg_run.json says to fix, and the measured cost per fold; a kernel
+    /// (USER/SLUG): download its outputs, collect them and record its hours in the runs log.
     Collect(commands::collect::Args),
+    /// The loop: pre-flight, -t cap, `kaggle kernels push`, and the run logged (.kaggle-gm/gpu_runs.jsonl).
+    Push(commands::push::Args),
+    /// The loop: re-check the runs in flight (`kaggle kernels status`), the ledger, what is plannable.
+    Status(commands::status::Args),
+    /// The loop: poll a run until it ends; on error or cancel its log tail and whether the cap stopped it.
+    Wait(commands::wait::Args),
+    /// The loop: drop a kernel's reservation by hand (a run deleted or never started).
+    Release(commands::release::Args),
+    /// The loop: every logged run with its cost and result.
+    Log(commands::log::Args),
 }
 
 fn main() -> ExitCode {
@@ -100,6 +117,11 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::run(args, &cli.global),
         Command::Prune(args) => commands::prune::run(args, &cli.global),
         Command::Fidelity(args) => commands::fidelity::run(args, &cli.global),
+        Command::Push(args) => commands::push::run(args, &cli.global),
+        Command::Status(args) => commands::status::run(args, &cli.global),
+        Command::Wait(args) => commands::wait::run(args, &cli.global),
+        Command::Release(args) => commands::release::run(args, &cli.global),
+        Command::Log(args) => commands::log::run(args, &cli.global),
     };
     match result {
         Ok(code) => code,

@@ -24,6 +24,7 @@
 pub mod bench;
 pub mod diagnose;
 pub mod hardware;
+pub mod kaggle_loop;
 pub mod kernel;
 pub mod quota;
 pub mod request;

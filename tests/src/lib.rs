@@ -50,8 +50,13 @@ pub fn fixture(rel: &str) -> PathBuf {
 
 /// The `kgadvise` binary built by `cargo test --workspace` (cli/tests makes cargo build it), as an
 /// assert_cmd command.
+/// Hermetic: no Kaggle CLI is found (a name on no PATH) and the state folder is the test's current
+/// folder's, unless a test sets them.
 pub fn kgadvise() -> assert_cmd::Command {
-    assert_cmd::Command::new(kgadvise_path())
+    let mut cmd = assert_cmd::Command::new(kgadvise_path());
+    cmd.env("KGADVISE_KAGGLE", "kgadvise-tests-no-kaggle-cli")
+        .env_remove("KGADVISE_STATE_DIR");
+    cmd
 }
 
 /// Path of the built binary: next to this test executable's `deps/` folder.

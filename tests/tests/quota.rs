@@ -644,8 +644,10 @@ fn quota_defaults_to_the_kgkit_cache_in_the_current_folder() {
         dir.join(".kaggle-gm/gpu_runs.jsonl"),
     )
     .unwrap();
+    // No Kaggle CLI (hermetic): the live call fails and the cache answers, NOT LIVE.
     let out = kgadvise()
         .current_dir(&dir)
+        .env("KGADVISE_KAGGLE", dir.join("no-kaggle"))
         .args(["quota", "--now", NOW, "--json"])
         .output()
         .unwrap();
@@ -657,10 +659,18 @@ fn quota_defaults_to_the_kgkit_cache_in_the_current_folder() {
     assert_eq!(v["gpu"]["reserved"].as_f64(), Some(17.0));
     assert_eq!(v["gpu"]["remaining"].as_f64(), Some(8.95));
     assert_eq!(v["gpu"]["plannable"].as_f64(), Some(0.0));
+    assert_eq!(v["live"], false);
+    assert!(
+        v["not_live_because"]
+            .as_str()
+            .unwrap()
+            .contains("pip install kaggle")
+    );
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = kgadvise()
         .current_dir(&empty)
+        .env("KGADVISE_KAGGLE", dir.join("no-kaggle"))
         .args(["quota"])
         .output()
         .unwrap();

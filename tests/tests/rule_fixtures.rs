@@ -94,11 +94,18 @@ fn folder_json(dir: &std::path::Path) -> serde_json::Value {
     serde_json::Value::Object(files)
 }
 
+/// A case's request answered by its advisor: the loop's (`loop-push`, ...: CLI-only, not among the
+/// surfaces' advisors) or one of `request::ADVISORS`.
+fn advise(command: &str, json: &str) -> Result<String, RequestError> {
+    kgadvise_core::kaggle_loop::advise_json(command, json, clock())
+        .unwrap_or_else(|| advise_json(command, json, clock()))
+}
+
 /// The findings of one case (the report's `findings`).
 fn findings_of(code: &str, case: &Case) -> Vec<Finding> {
     let json = request_json(code, case);
-    let report = advise_json(&case.command, &json, clock())
-        .unwrap_or_else(|e| panic!("{code} {:?}: {e}", case.name));
+    let report =
+        advise(&case.command, &json).unwrap_or_else(|e| panic!("{code} {:?}: {e}", case.name));
     let report: serde_json::Value = serde_json::from_str(&report).expect("reports are JSON");
     serde_json::from_value(report["findings"].clone())
         .unwrap_or_else(|e| panic!("{code} {:?}: findings: {e}", case.name))
@@ -106,7 +113,7 @@ fn findings_of(code: &str, case: &Case) -> Vec<Finding> {
 
 /// The error of a case that must be refused.
 fn refusal_of(code: &str, case: &Case) -> RequestError {
-    match advise_json(&case.command, &request_json(code, case), clock()) {
+    match advise(&case.command, &request_json(code, case)) {
         Ok(report) => panic!(
             "{code} {:?}: expected the request to be refused, got {report}",
             case.name

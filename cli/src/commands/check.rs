@@ -63,6 +63,8 @@ pub struct Args {
     /// The kernel is for a code competition (internet must be off).
     #[arg(long)]
     pub code_competition: bool,
+    #[command(flatten)]
+    pub client: crate::kaggle_client::LoopArgs,
 }
 
 /// The metadata file a PATH stands for.
@@ -174,32 +176,70 @@ fn find_code(
     })
 }
 
-pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+/// A kernel folder (or metadata file) read as a check request: its metadata and code file; the name
+/// of the metadata file and where the code file is.
+pub struct KernelFolder {
+    pub request: CheckRequest,
+    pub name: String,
+    pub code_path: Option<String>,
+}
+
+/// Reads PATH's metadata and code file into a check request (the other fields left empty).
+pub fn read_kernel_folder(path: &str, global: &Global) -> Result<KernelFolder, CliError> {
     let thresholds = global.thresholds()?;
-    let (name, folder, bytes) = read_metadata(&args.path, kernel::max_metadata_bytes(&thresholds))?;
+    let (name, folder, bytes) = read_metadata(path, kernel::max_metadata_bytes(&thresholds))?;
     let metadata = kernel::metadata_text(&bytes, &thresholds)
         .map_err(|e| CliError::request(e, &[("metadata", &name)]))?;
     let code = find_code(&metadata, &folder, &thresholds)?;
+    Ok(KernelFolder {
+        request: CheckRequest {
+            metadata,
+            input: Some(name.clone()),
+            code: code.text,
+            code_bytes: code.bytes,
+            code_path: code.path.clone(),
+            now: global.now.clone(),
+            set: global.overrides(),
+            ..CheckRequest::default()
+        },
+        name,
+        code_path: code.path,
+    })
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let KernelFolder {
+        request: base,
+        name,
+        code_path,
+    } = read_kernel_folder(&args.path, global)?;
     let quota = args
         .quota
         .as_deref()
         .map(|path| super::quota::quota_input("check", path, false, args.quota_read_at.as_deref()))
         .transpose()?;
-    let (quota, quota_read_at) = match quota {
-        Some(q) => (Some(q.text), q.read_at),
-        None => (None, None),
-    };
-    let runs = args
+    let mut runs = args
         .runs
         .as_deref()
         .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
+    // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache), with the runs log.
+    let no_quota = quota.is_none() && args.plannable.is_none() && args.plannable_tpu.is_none();
+    let implicit = if no_quota {
+        super::quota::implicit_reading(&args.client, global)?
+    } else {
+        None
+    };
+    let (quota, quota_read_at) = match (quota, implicit) {
+        (Some(q), _) => (Some(q.text), q.read_at),
+        (None, Some(live)) => {
+            let dir = crate::state_files::state_dir_path(args.client.state_dir.as_deref());
+            runs = crate::state_files::read_optional(&dir.join(crate::state_files::RUNS_FILE))?;
+            (Some(live.quota_text), live.read_at)
+        }
+        (None, None) => (None, None),
+    };
     let request = CheckRequest {
-        metadata,
-        input: Some(name.clone()),
-        code: code.text,
-        code_bytes: code.bytes,
-        code_path: code.path.clone(),
         running_gpu: args.running_gpu,
         running_tpu: args.running_tpu,
         running_cpu: args.running_cpu,
@@ -211,8 +251,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         quota_read_at,
         timeout_seconds: args.timeout_seconds,
         code_competition: args.code_competition,
-        now: global.now.clone(),
-        set: global.overrides(),
+        ..base
     };
     let input = |path: &Option<String>| match path.as_deref() {
         Some("-") => "stdin".to_string(),
@@ -221,7 +260,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let (quota_name, runs_name) = (input(&args.quota), input(&args.runs));
     let files = [
         ("metadata", name.as_str()),
-        ("code", code.path.as_deref().unwrap_or_default()),
+        ("code", code_path.as_deref().unwrap_or_default()),
         ("quota", quota_name.as_str()),
         ("runs", runs_name.as_str()),
     ];

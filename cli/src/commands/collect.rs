@@ -6,9 +6,17 @@ use std::process::ExitCode;
 
 use kgadvise_core::kernel::run_report::{self, CollectRequest};
 
+use kgadvise_core::kaggle_loop::wait::{
+    CollectKernelRequest, CollectedKernel, is_kernel_ref, log_file_name, output_folder,
+};
+
+use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit, file_text};
+use crate::state_files::{StateDir, read_optional};
 
 const EXAMPLES: &str = "Examples:
+  kgadvise collect me/effb0-infer                downloads its outputs into effb0-infer/, records its hours
+  kgadvise collect me/effb0-infer -p out/ --json
   kgadvise collect runs/effb0-train/kg_run.json
   kgadvise collect kg_run.json --json | jq .cost_per_fold_hours
   cat kg_run.json | kgadvise collect -
@@ -20,14 +28,21 @@ const EXAMPLES: &str = "Examples:
 Reads kgkit's run report (jobs, fold_status, gpu_util, elapsed_s, budget_h, deadline_hit).
 cost_per_fold_hours = mean wall-clock hours of the completed folds; quota_hours_per_fold divides it by
 the busy GPUs only. A kernel without kg_run.json is read from its status (the outcome) and its log (the
-session's hours, where it stopped, its last lines).";
+session's hours, where it stopped, its last lines). A kernel (USER/SLUG) instead of a file: `kaggle kernels
+output USER/SLUG -p DIR`, then its kg_run.json, else its status and log; the run's hours (its runtime; the
+cap when the cap stopped it) and result are recorded in .kaggle-gm/gpu_runs.jsonl.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// kgkit's kg_run.json (or its folder), or - for stdin.
+    /// kgkit's kg_run.json (or its folder), - for stdin, or a kernel (USER/SLUG) to download and collect.
     #[arg(required_unless_present_any = ["status", "log"])]
     pub file: Option<String>,
+    /// With a kernel: the folder its outputs are downloaded into (default: named after the kernel).
+    #[arg(short = 'p', long = "path", value_name = "DIR")]
+    pub path: Option<String>,
+    #[command(flatten)]
+    pub client: LoopArgs,
     /// The output of `kaggle kernels status <owner>/<slug>` (a file, or - for stdin): the outcome.
     #[arg(long, value_name = "FILE")]
     pub status: Option<String>,
@@ -87,7 +102,53 @@ fn read_report(file: &str) -> Result<(String, Vec<u8>), CliError> {
     Ok((file.to_string(), bytes))
 }
 
+/// `collect USER/SLUG`: `kaggle kernels output` into `path` (default: named after the kernel), then
+/// its kg_run.json, else its status and log; the run's record updated in the runs log.
+pub fn collect_kernel(
+    kernel: &str,
+    path: Option<&str>,
+    client: &LoopArgs,
+    kaggle: &KaggleClient,
+    global: &Global,
+) -> Result<CollectedKernel, CliError> {
+    let dir = path.map_or_else(|| output_folder(kernel), str::to_string);
+    let download = kaggle.run(&["kernels", "output", kernel, "-p", &dir]);
+    if let Some(why) = download.failure() {
+        return Err(CliError::usage(format!(
+            "kaggle kernels output {kernel}: {why}"
+        )));
+    }
+    let folder = std::path::Path::new(&dir);
+    let report = read_optional(&folder.join("kg_run.json"))?;
+    let status = kaggle.run(&["kernels", "status", kernel]);
+    let log = read_optional(&folder.join(log_file_name(kernel)))?;
+    let state = StateDir::lock(client.state_dir.as_deref())?;
+    let request = CollectKernelRequest {
+        kernel: kernel.to_string(),
+        report,
+        status: status.succeeded().then_some(status.stdout),
+        log,
+        runs: state.read_runs()?,
+        now: global.now.clone(),
+        set: global.overrides(),
+    };
+    let collected = kgadvise_core::kaggle_loop::wait::collect_kernel(&request, clock())
+        .map_err(|e| CliError::request(e, &[]))?;
+    state.write_runs(&collected.runs_text)?;
+    Ok(collected)
+}
+
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    if let Some(kernel) = args.file.as_deref().filter(|f| {
+        is_kernel_ref(f, std::path::Path::new(f).exists())
+            && args.status.is_none()
+            && args.log.is_none()
+    }) {
+        let kaggle = KaggleClient::require(args.client.kaggle.as_deref())?;
+        let collected =
+            collect_kernel(kernel, args.path.as_deref(), &args.client, &kaggle, global)?;
+        return emit(&collected.report, global);
+    }
     let stdin_users = [&args.file, &args.status, &args.log]
         .iter()
         .filter(|f| f.as_deref() == Some("-"))

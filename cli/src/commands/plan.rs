@@ -5,6 +5,7 @@ use kgadvise_core::text::number::shortest;
 
 use crate::commands::quota::{file_fields, quota_input, read_input};
 use crate::output::{CliError, Global, clock, emit};
+use crate::state_files::{RUNS_FILE, read_optional, state_dir_path};
 
 const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --refresh-at 2026-12-05T00:00:00
@@ -54,6 +55,8 @@ pub struct Args {
     /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
     #[arg(long, value_name = "H")]
     pub weekly_hours: Option<f64>,
+    #[command(flatten)]
+    pub client: crate::kaggle_client::LoopArgs,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
@@ -62,7 +65,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .as_deref()
         .map(|path| quota_input("plan", path, args.live, None))
         .transpose()?;
-    let request = PlanRequest {
+    // Neither --quota nor --gpu-remaining: the quota as `kgadvise quota` reads it (live or the cache).
+    let implicit = match (&quota, args.gpu_remaining) {
+        (None, None) => super::quota::implicit_reading(&args.client, global)?,
+        _ => None,
+    };
+    let mut request = PlanRequest {
         deadline: Some(args.deadline.clone()),
         live: quota.as_ref().is_some_and(|q| q.live),
         read_at: quota.as_ref().and_then(|q| q.read_at.clone()),
@@ -83,6 +91,15 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         now: global.now.clone(),
         set: global.overrides(),
     };
+    if let Some(live) = implicit {
+        request.live = live.report.live;
+        request.read_at = live.read_at;
+        request.quota = Some(live.quota_text);
+        if request.runs.is_none() {
+            request.runs =
+                read_optional(&state_dir_path(args.client.state_dir.as_deref()).join(RUNS_FILE))?;
+        }
+    }
     let report = plan::plan(&request, clock()).map_err(|e| {
         CliError::request(e, &file_fields(args.quota.as_deref(), args.runs.as_deref()))
     })?;

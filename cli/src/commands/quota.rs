@@ -4,9 +4,20 @@ use std::process::ExitCode;
 use chrono::{DateTime, SecondsFormat, Utc};
 use kgadvise_core::quota::{self, QuotaRequest};
 
+use kgadvise_core::kaggle_loop::answers::{ClientAnswer, read_quota_answer};
+use kgadvise_core::kaggle_loop::live_quota::{
+    LiveQuota, LiveQuotaRequest, cache_is_fresh, client_tries, live_quota,
+};
+
+use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit, file_text};
+use crate::state_files::{
+    QUOTA_FILE, StateDir, modified_at as file_time, read_optional, state_dir_path, write_atomic,
+};
 
 const EXAMPLES: &str = "Examples:
+  kgadvise quota                      live: runs `kaggle quota --format json`, caches .kaggle-gm/gpu_quota.json
+  kgadvise quota --kaggle \"/opt/venv/bin/kaggle\" --state-dir ~/comp/.kaggle-gm
   kaggle quota -v | kgadvise quota -
   kgadvise quota .kaggle-gm/gpu_quota.json --runs .kaggle-gm/gpu_runs.jsonl
   kgadvise quota quota.json --now 2026-09-15T10:00:00Z --json
@@ -14,10 +25,9 @@ const EXAMPLES: &str = "Examples:
 Reads every form: the `kaggle quota` table, `-v` CSV (CRLF, warning line first), `--format json`, the raw
 API payload (\"71094.4s\" durations, timeReserved), kgkit's .kaggle-gm/gpu_quota.json, and
 `No quota information available`. A refreshAt without zone is UTC. Stdin counts as read just now (live);
-a file is as old as its modification time unless --live or --read-at says otherwise.";
-
-const KGKIT_CACHE: &str = ".kaggle-gm/gpu_quota.json";
-const KGKIT_RUNS: &str = ".kaggle-gm/gpu_runs.jsonl";
+a file is as old as its modification time unless --live or --read-at says otherwise.
+Without FILE: the cache when it is fresh (read within threshold.quota.live-minutes), else the live call
+(tried twice); when every try fails, the cache NOT LIVE with why, the runs logged since counted against it.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -35,6 +45,8 @@ pub struct Args {
     /// When the figure was read (RFC 3339 or a date), instead of the file's modification time.
     #[arg(long, value_name = "TIME")]
     pub read_at: Option<String>,
+    #[command(flatten)]
+    pub client: LoopArgs,
 }
 
 /// Reads `command`'s file input `field`: a file or `-` for stdin, decoded as core decodes that field.
@@ -103,23 +115,82 @@ pub fn file_fields<'a>(
         .collect()
 }
 
-pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
-    // Without FILE: kgkit's cache and runs log in the current folder, when they are there.
-    let mut runs = args.runs.clone();
-    let path = match args.file.as_deref() {
-        Some(p) => p.to_string(),
-        None if std::path::Path::new(KGKIT_CACHE).is_file() => {
-            if runs.is_none() && std::path::Path::new(KGKIT_RUNS).is_file() {
-                runs = Some(KGKIT_RUNS.to_string());
+/// The quota as `kgadvise quota` without FILE reads it, for every command of the loop: the fresh cache,
+/// else `kaggle quota --format json` (tried as often as core says), written to the cache when it
+/// answered; else the cache NOT LIVE. `runs`: the runs log's text.
+pub fn live_reading(
+    client: &LoopArgs,
+    state: &StateDir,
+    runs: Option<String>,
+    global: &Global,
+) -> Result<LiveQuota, CliError> {
+    let thresholds = global.thresholds()?;
+    let now = global.now()?;
+    let path = state.quota_path();
+    let cache = read_optional(&path)?;
+    let mut tries = Vec::new();
+    if !cache
+        .as_deref()
+        .is_some_and(|c| cache_is_fresh(c, now, &thresholds))
+    {
+        match KaggleClient::find(client.kaggle.as_deref()) {
+            Err(why) => tries.push(ClientAnswer {
+                not_started: Some(why),
+                ..ClientAnswer::default()
+            }),
+            Ok(kaggle) => {
+                for _ in 0..client_tries(&thresholds) {
+                    let answer = kaggle.run(&["quota", "--format", "json"]);
+                    let answered = read_quota_answer(&answer).is_ok();
+                    tries.push(answer);
+                    if answered {
+                        break;
+                    }
+                }
             }
-            KGKIT_CACHE.to_string()
         }
-        None => {
-            return Err(CliError::usage(format!(
-                "quota: expected a FILE or - for stdin, e.g. `kaggle quota -v | kgadvise quota -` (no {KGKIT_CACHE} here)"
-            )));
-        }
+    }
+    let request = LiveQuotaRequest {
+        tries,
+        cache,
+        cache_read_at: file_time(&path),
+        runs,
+        now: global.now.clone(),
+        set: global.overrides(),
     };
+    let name = path.display().to_string();
+    let live = live_quota(&request, clock())
+        .map_err(|e| CliError::request(e, &[("cache", name.as_str())]))?;
+    if let Some(text) = &live.cache_text {
+        write_atomic(&path, text)?;
+    }
+    Ok(live)
+}
+
+/// The quota `plan`, `check` and `tpu` take when given none: [`live_reading`], when there is a Kaggle CLI
+/// or a cache to read (else `None`: those commands answer as they did without a quota, and nothing is
+/// created).
+pub fn implicit_reading(client: &LoopArgs, global: &Global) -> Result<Option<LiveQuota>, CliError> {
+    let dir = state_dir_path(client.state_dir.as_deref());
+    if !dir.join(QUOTA_FILE).is_file() && KaggleClient::find(client.kaggle.as_deref()).is_err() {
+        return Ok(None);
+    }
+    let state = StateDir::lock(client.state_dir.as_deref())?;
+    let runs = read_optional(&state.runs_path())?;
+    live_reading(client, &state, runs, global).map(Some)
+}
+
+pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    let Some(path) = args.file.clone() else {
+        let state = StateDir::lock(args.client.state_dir.as_deref())?;
+        let runs = match args.runs.as_deref() {
+            Some(p) => Some(read_input("quota", "runs", p)?),
+            None => read_optional(&state.runs_path())?,
+        };
+        let live = live_reading(&args.client, &state, runs, global)?;
+        return emit(&live.report, global);
+    };
+    let runs = args.runs.clone();
     let input = quota_input("quota", &path, args.live, args.read_at.as_deref())?;
     let request = QuotaRequest {
         quota: input.text,

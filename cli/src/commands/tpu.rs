@@ -36,20 +36,30 @@ pub struct Args {
     /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.
     #[arg(long, value_name = "FILE")]
     pub quota: Option<String>,
+    #[command(flatten)]
+    pub client: crate::kaggle_client::LoopArgs,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
+    // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache).
+    let implicit = match (&args.quota, args.gpu_plannable, args.tpu_remaining) {
+        (None, None, None) => super::quota::implicit_reading(&args.client, global)?,
+        _ => None,
+    };
     let request = TpuRequest {
         t4_hours: Some(args.t4_hours),
         gpu_plannable: args.gpu_plannable,
         queue_hours: args.queue_hours,
         tpu_remaining: args.tpu_remaining,
         refresh_at: args.refresh_at.clone(),
-        quota: args
-            .quota
-            .as_deref()
-            .map(|p| read_input("tpu", "quota", p))
-            .transpose()?,
+        quota: match implicit {
+            Some(live) => Some(live.quota_text),
+            None => args
+                .quota
+                .as_deref()
+                .map(|p| read_input("tpu", "quota", p))
+                .transpose()?,
+        },
         now: global.now.clone(),
         set: global.overrides(),
     };

@@ -782,6 +782,31 @@ fn read_kgkit(
         refresh_at: refresh,
         total_unknown,
     });
+    // kgadvise writes the TPU figure beside kgkit's keys (`tpu_used_h`, ...), which kgkit ignores.
+    let (tu, tr, tt) = (
+        hours("tpu_used_h")?,
+        hours("tpu_remaining_h")?,
+        hours("tpu_total_h")?,
+    );
+    if tu.is_some() || tr.is_some() || tt.is_some() {
+        let (used, remaining, total) = complete(
+            Resource::Tpu,
+            tu,
+            tr,
+            tt,
+            &mut reading.notes,
+            "gpu_quota.json",
+        )
+        .map_err(|e| err(None, format!("gpu_quota.json: {e} (tpu_used_h, ...)")))?;
+        reading.tpu = Some(AcceleratorQuota {
+            used,
+            remaining,
+            total,
+            reserved: None,
+            refresh_at: refresh,
+            total_unknown: false,
+        });
+    }
     Ok(())
 }
 

@@ -161,6 +161,13 @@ pub struct QuotaReport {
     /// Older in-flight entries of a kernel pushed again: the newer entry's reservation replaces theirs.
     pub replaced_runs: Vec<String>,
     pub notes: Vec<String>,
+    /// Where `kgadvise quota` without a FILE took the figure: `kaggle quota` just now (`live call`), the
+    /// fresh cache, or the cache after the live call failed; null for a figure given as input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Why the live call gave no figure (the client's message), when it was tried and failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_live_because: Option<String>,
     pub now: String,
     pub rules: Vec<String>,
     pub findings: Vec<Finding>,
@@ -314,6 +321,8 @@ impl QuotaRun<'_> {
             stale_runs: ledger.stale,
             replaced_runs: ledger.replaced,
             notes: self.notes,
+            source: None,
+            not_live_because: None,
             now: rfc3339(self.now),
             rules: closed.rules,
             findings: closed.findings,

@@ -120,6 +120,12 @@ pub(crate) fn quota(r: &QuotaReport) -> String {
     }
     s.push_str(&source_line(r));
     s.push('\n');
+    if let Some(source) = &r.source {
+        s.push_str(&format!("Taken from: {source}\n"));
+    }
+    if let Some(why) = &r.not_live_because {
+        s.push_str(&format!("NOT LIVE because: {why}\n"));
+    }
     for n in &r.notes {
         s.push_str(&format!("  note: {n}\n"));
     }

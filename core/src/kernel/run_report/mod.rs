@@ -8,7 +8,7 @@
 
 mod read;
 mod rules;
-mod session;
+pub(crate) mod session;
 mod session_rules;
 
 pub use session::{KernelOutcome, SessionSummary};

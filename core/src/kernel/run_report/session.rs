@@ -52,7 +52,7 @@ pub enum KernelOutcome {
 
 impl KernelOutcome {
     /// The outcome of a status token of either CLI generation, case-insensitively.
-    fn of(status: &str) -> KernelOutcome {
+    pub fn of(status: &str) -> KernelOutcome {
         let token = status.trim();
         let token = match token.rsplit_once('.') {
             Some((prefix, rest)) if prefix.eq_ignore_ascii_case("KernelWorkerStatus") => rest,
@@ -137,10 +137,10 @@ pub(super) struct Session {
 }
 
 /// The status line read from a `kaggle kernels status` text.
-struct StatusLine {
-    kernel: Option<String>,
-    status: String,
-    failure: Option<String>,
+pub(crate) struct StatusLine {
+    pub(crate) kernel: Option<String>,
+    pub(crate) status: String,
+    pub(crate) failure: Option<String>,
 }
 
 /// Reads the status text, the log and the cap. Errors name the `status` or `log` field.
@@ -197,7 +197,7 @@ pub(super) fn read_session(
 }
 
 /// The last `<kernel> has status "<STATUS>"` line of the text, and the failure message after it.
-fn read_status(text: &str) -> Result<StatusLine, RequestError> {
+pub(crate) fn read_status(text: &str) -> Result<StatusLine, RequestError> {
     const MARK: &str = " has status \"";
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     super::super::refuse_binary("status", text, EXPECTED_STATUS)?;

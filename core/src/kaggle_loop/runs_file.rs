@@ -1,0 +1,201 @@
+//! kgkit's runs log as a file kgadvise writes (`.kaggle-gm/gpu_runs.jsonl`, formats.md §10): one JSON
+//! object per line. A record kgadvise does not change is written back byte for byte (its unknown fields
+//! and their order kept); a line that is not a record is kept as it is, never dropped.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::quota::{ACTIVE_STATUSES, hours_between, round2};
+use crate::text::when::rfc3339;
+
+/// One line of the file.
+#[derive(Debug, Clone, PartialEq)]
+enum Line {
+    /// A JSON object: the text as read (written back while unchanged) and its fields.
+    Record {
+        text: String,
+        fields: Map<String, Value>,
+        changed: bool,
+    },
+    /// Anything else (blank, not JSON, not an object): kept as it is.
+    Kept(String),
+}
+
+/// The runs log, editable.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunsFile {
+    lines: Vec<Line>,
+}
+
+/// The kernel as the log compares it: `owner/slug` in lower case, a `/version` dropped.
+pub fn kernel_key(kernel: &str) -> String {
+    let mut parts = kernel.trim().split('/');
+    let owner = parts.next().unwrap_or_default();
+    match parts.next() {
+        Some(slug) => format!("{owner}/{slug}").to_ascii_lowercase(),
+        None => owner.to_ascii_lowercase(),
+    }
+}
+
+impl RunsFile {
+    pub fn read(text: &str) -> RunsFile {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let lines = text
+            .lines()
+            .map(|line| match serde_json::from_str::<Value>(line.trim()) {
+                Ok(Value::Object(fields)) => Line::Record {
+                    text: line.to_string(),
+                    fields,
+                    changed: false,
+                },
+                _ => Line::Kept(line.to_string()),
+            })
+            .collect();
+        RunsFile { lines }
+    }
+
+    /// The file's text: one line each, unchanged records and kept lines as they were.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for line in &self.lines {
+            match line {
+                Line::Record {
+                    fields,
+                    changed: true,
+                    ..
+                } => out.push_str(&Value::Object(fields.clone()).to_string()),
+                Line::Record { text, .. } | Line::Kept(text) => out.push_str(text),
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Appends a record.
+    pub fn append(&mut self, fields: Map<String, Value>) {
+        self.lines.push(Line::Record {
+            text: String::new(),
+            fields,
+            changed: true,
+        });
+    }
+
+    /// The records, with their line numbers (1-based).
+    pub fn records(&self) -> impl Iterator<Item = (usize, &Map<String, Value>)> {
+        self.lines.iter().enumerate().filter_map(|(i, l)| match l {
+            Line::Record { fields, .. } => Some((i + 1, fields)),
+            Line::Kept(_) => None,
+        })
+    }
+
+    /// The last record of `kernel` (its latest push), mutable: changing it marks it for rewriting.
+    pub fn latest_mut(&mut self, kernel: &str) -> Option<&mut Map<String, Value>> {
+        let key = kernel_key(kernel);
+        self.lines.iter_mut().rev().find_map(|l| match l {
+            Line::Record {
+                fields, changed, ..
+            } if fields.get("kernel").and_then(Value::as_str).map(kernel_key)
+                == Some(key.clone()) =>
+            {
+                *changed = true;
+                Some(fields)
+            }
+            _ => None,
+        })
+    }
+
+    /// The record on line `line` (1-based), mutable: changing it marks it for rewriting.
+    pub fn line_mut(&mut self, line: usize) -> Option<&mut Map<String, Value>> {
+        match self.lines.get_mut(line.checked_sub(1)?)? {
+            Line::Record {
+                fields, changed, ..
+            } => {
+                *changed = true;
+                Some(fields)
+            }
+            Line::Kept(_) => None,
+        }
+    }
+
+    /// The kernels whose latest record is in flight (pushed, queued, running), in the log's order; a
+    /// pending push is left to the ledger (only a newer version of it ends it).
+    pub fn in_flight(&self) -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut out = Vec::new();
+        for (_, fields) in self.records().collect::<Vec<_>>().into_iter().rev() {
+            let Some(kernel) = str_of(fields, "kernel") else {
+                continue;
+            };
+            let key = kernel_key(kernel);
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let status = str_of(fields, "status").unwrap_or_default();
+            if ACTIVE_STATUSES.contains(&status) && status != "pending" {
+                out.push(kernel.to_string());
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
+pub(crate) fn str_of<'a>(fields: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    fields.get(key).and_then(Value::as_str)
+}
+
+/// A number of the record (a number, or a string of one).
+pub(crate) fn number_of(fields: &Map<String, Value>, key: &str) -> Option<f64> {
+    crate::quota::json_hours(fields.get(key)?).ok()
+}
+
+/// Records what Kaggle said of the run: its status, when it was seen, and when it ended. An ended run
+/// gets `gpu_hours` (until `collect` reads its log: the time from its push to when it was seen ended, at
+/// most its cap), so the hours it spent count against a figure read before.
+pub fn record_status(
+    fields: &mut Map<String, Value>,
+    status: &str,
+    seen_at: DateTime<Utc>,
+    ended: bool,
+) {
+    fields.insert("status".into(), status.into());
+    fields.insert("seen_at".into(), rfc3339(seen_at).into());
+    if !ended {
+        return;
+    }
+    fields.insert("finished_at".into(), rfc3339(seen_at).into());
+    if fields.contains_key("gpu_hours") {
+        return;
+    }
+    let pushed = str_of(fields, "pushed_at")
+        .and_then(|t| crate::text::when::parse_time(t, crate::text::when::DateRole::Instant).ok());
+    if let Some(pushed) = pushed {
+        let mut hours = hours_between(pushed, seen_at).max(0.0);
+        if let Some(cap) = number_of(fields, "hours") {
+            hours = hours.min(cap);
+        }
+        fields.insert("gpu_hours".into(), Value::from(round2(hours)));
+        fields.insert("gpu_hours_from".into(), "push-to-end".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unchanged_records_and_bad_lines_are_written_back_as_they_were() {
+        let text = "{\"z\": 1, \"kernel\": \"me/a\", \"status\": \"running\"}\nnot json\n\n{\"kernel\":\"me/b\",\"status\":\"pushed\",\"x\":[1]}\n";
+        let mut file = RunsFile::read(text);
+        assert_eq!(file.text(), text);
+        assert_eq!(file.in_flight(), vec!["me/a", "me/b"]);
+        let b = file.latest_mut("ME/B/3").unwrap();
+        record_status(b, "complete", "2026-12-01T00:00:00Z".parse().unwrap(), true);
+        let out = file.text();
+        assert!(out.starts_with("{\"z\": 1, \"kernel\": \"me/a\""));
+        assert!(out.contains("not json\n\n"));
+        assert!(out.contains("\"x\":[1]") && out.contains("\"status\":\"complete\""));
+        assert_eq!(file.in_flight(), vec!["me/a"]);
+    }
+}
