@@ -392,9 +392,6 @@ def test_a_wait_polls_on_the_simulated_clock(kg, standin, tmp_path):
     assert len(standin.requests("GetKernelSessionStatus")) >= 5
 
 
-@pytest.mark.xfail(reason="loop-cli: ClientAnswer::failure() takes the client's last stderr line, which kaggle 2.2.5 "
-                   "makes its hint (tests/fixtures/kaggle-client/status-500.stderr.txt), so the HTTP status is lost",
-                   strict=False)
 def test_a_failed_status_call_names_the_http_status(kg, standin, tmp_path):
     require("push", "status")
     assert kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1).returncode == 0
@@ -403,8 +400,6 @@ def test_a_failed_status_call_names_the_http_status(kg, standin, tmp_path):
     assert any(f["rule"] == "KL007" and "500" in f["evidence"] for f in status.json["findings"]), status
 
 
-@pytest.mark.xfail(reason="loop-cli: a replaced run stays `running` in the runs log with no gpu_hours, so the "
-                   "hours it ran before the re-push ended it are missing from the ledger", strict=False)
 def test_a_re_push_leaves_the_ledger_equal_to_what_was_charged(kg, standin, tmp_path):
     require("push", "wait", "collect", "log")
     k = f"{USER}/train-a"
