@@ -288,16 +288,31 @@ fn a_push_without_answer_stays_pending_until_released() {
     let v = json_of(&out);
     assert!(finding_rules(&v).contains(&"KL004".to_string()), "{v}");
     assert_eq!(w.runs()[0]["status"], "pending");
-    // a pending push holds its whole cap and is not re-checked
+    // a pending push holds its whole cap while Kaggle lists no session of it (the status call fails)
+    w.fake("status-train-p", "500\n");
     let out = w.run(&["status", "--now", "2026-12-08T20:00:00Z", "--json"]);
     let v = json_of(&out);
     assert_eq!(v["held_gpu_hours"].as_f64(), Some(3.0), "{v}");
-    let calls = std::fs::read_to_string(w.dir.join("fake/calls")).unwrap();
-    assert!(!calls.contains("kernels status"), "{calls}");
+    assert_eq!(w.runs()[0]["status"], "pending");
     let out = w.run(&["release", "me/train-p", "--json"]);
     let v = json_of(&out);
     assert_eq!(v["freed_hours"].as_f64(), Some(3.0), "{v}");
     assert_eq!(w.runs()[0]["status"], "released");
+}
+
+#[test]
+fn a_pending_push_kaggle_ran_is_settled_by_status() {
+    let w = World::new("settle");
+    let k = w.kernel("train-s");
+    w.fake("push-killed", "");
+    w.run(&["push", &k, "--hours", "3", "--now", "2026-12-08T10:00:00Z"]);
+    w.fake("status-train-s", "COMPLETE\n");
+    let out = w.run(&["status", "--now", "2026-12-08T10:30:00Z", "--json"]);
+    let v = json_of(&out);
+    assert_eq!(v["held_gpu_hours"].as_f64(), Some(0.0), "{v}");
+    let record = &w.runs()[0];
+    assert_eq!(record["status"], "complete", "{record}");
+    assert_eq!(record["gpu_hours"].as_f64(), Some(0.5));
 }
 
 #[test]

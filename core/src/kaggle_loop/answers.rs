@@ -11,6 +11,12 @@ use crate::quota::{QuotaReading, read_quota};
 /// What every command of the loop says when the Kaggle CLI cannot be found.
 pub const NOT_INSTALLED: &str = "the Kaggle CLI is not installed: pip install kaggle";
 
+/// What kaggle 2.2.5 prints first when it has no credentials (its auth help follows).
+const AUTH_REQUIRED: &str = "Authentication required to call the Kaggle API";
+
+/// Why a call failed without credentials, in kgadvise's words.
+pub const NO_CREDENTIALS: &str = "no Kaggle credentials (the client says: Authentication required to call the Kaggle API): `kaggle auth login`, or KAGGLE_API_TOKEN, or ~/.kaggle/access_token";
+
 /// One call of the Kaggle CLI as it ended: what it printed and its exit code.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
@@ -35,6 +41,10 @@ impl ClientAnswer {
         if let Some(why) = &self.not_started {
             return Some(why.clone());
         }
+        // kaggle 2.2.5 prints its auth help (on stdout) when it has no credentials.
+        if self.stdout.contains(AUTH_REQUIRED) || self.stderr.contains(AUTH_REQUIRED) {
+            return Some(NO_CREDENTIALS.to_string());
+        }
         let code = match self.exit_code {
             Some(0) => return None,
             Some(code) => code,
@@ -52,9 +62,9 @@ impl ClientAnswer {
 /// ends with the exception; `requests` names the HTTP status), without the exception's class name.
 fn last_message(text: &str) -> Option<String> {
     let lines = || {
-        text.lines().map(str::trim).filter(|l| {
-            !l.is_empty() && !l.starts_with("Warning: Looks like you're using an outdated")
-        })
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with(crate::quota::OUTDATED_WARNING))
     };
     // The HTTP status line wins over what the client prints after it (kaggle 2.2.5's hint "This is a
     // problem on Kaggle's side...", a JSON body `{"code":500,...}`).
@@ -288,6 +298,22 @@ mod tests {
             read_push_answer(&out("Kernel push error: Notebook not found", "", Some(0))),
             PushAnswer::Refused { message } if message == "Notebook not found"
         ));
+    }
+
+    #[test]
+    fn no_credentials_and_the_outdated_warning() {
+        let auth = "Authentication required to call the Kaggle API.\n\nFirst, you will need a Kaggle account.\n    Save the token to ~/.kaggle/access_token\n";
+        assert_eq!(
+            out(auth, "", Some(1)).failure().as_deref(),
+            Some(NO_CREDENTIALS)
+        );
+        let warned = "Warning: Looks like you're using an outdated `kaggle` version (installed: 2.2.5), please consider upgrading to the latest version (2.3.0)\n[{\"resource\": \"GPU\", \"used\": \"0.00h\", \"remaining\": \"30.00h\", \"total\": \"30.00h\", \"refreshAt\": \"2026-12-12T00:00:00+00:00\"}]\n";
+        assert!(read_quota_answer(&out(warned, "", Some(0))).is_ok());
+        let pushed = format!(
+            "{}Kernel version 1 successfully pushed.  Please check progress at https://www.kaggle.com/code/me/a\n",
+            warned.lines().next().unwrap().to_string() + "\n"
+        );
+        assert!(read_push_answer(&out(&pushed, "", Some(0))).pushed());
     }
 
     #[test]

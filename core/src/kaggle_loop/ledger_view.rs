@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::answers::{ClientAnswer, logged_status, read_status_answer};
 use super::runs_file::{RunsFile, kernel_key, record_status, str_of};
+use crate::kernel::run_report::KernelOutcome;
 use crate::quota::{
     ACTIVE_STATUSES, Ledger, LoggedRun, QuotaReport, QuotaText, RunsLog, ledger, read_runs_log,
     round2,
@@ -119,13 +120,18 @@ pub fn apply_statuses(
             out.add(rule::KL007, format!("{}: {why}", call.kernel));
             continue;
         };
-        let Some(record) = file.latest_mut(&call.kernel) else {
+        let records = file.records_of(&call.kernel);
+        let Some(latest) = records.last() else {
             continue;
         };
-        let before = str_of(record, "status").unwrap_or_default().to_string();
-        if !ACTIVE_STATUSES.contains(&before.as_str()) {
+        let before = str_of(latest, "status").unwrap_or_default().to_string();
+        let settles = match before.as_str() {
+            "pending" => settles_pending(outcome, records.len() > 1),
+            b => ACTIVE_STATUSES.contains(&b),
+        };
+        let Some(record) = file.latest_mut(&call.kernel).filter(|_| settles) else {
             continue;
-        }
+        };
         record_status(record, status, now, outcome.ended());
         let failure = answer
             .failure_message
@@ -134,6 +140,18 @@ pub fn apply_statuses(
         lines.push(format!("{}: {before} -> {status}{failure}", call.kernel));
     }
     lines
+}
+
+/// Whether Kaggle's status settles a pending push (KG §2: it holds its whole cap until Kaggle lists a
+/// version run after it): a session queued or running is the push's (an older version it would replace is
+/// no longer in flight); an ended one only when the log has no older version of the kernel whose status
+/// it could be.
+fn settles_pending(outcome: KernelOutcome, older_versions: bool) -> bool {
+    match outcome {
+        KernelOutcome::Queued | KernelOutcome::Running | KernelOutcome::CancelRequested => true,
+        o if o.ended() => !older_versions,
+        _ => false,
+    }
 }
 
 /// KL010: each line of the runs log that is not a run record.

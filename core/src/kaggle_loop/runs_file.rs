@@ -104,6 +104,15 @@ impl RunsFile {
         })
     }
 
+    /// The records of `kernel`, oldest first.
+    pub fn records_of(&self, kernel: &str) -> Vec<&Map<String, Value>> {
+        let key = kernel_key(kernel);
+        self.records()
+            .map(|(_, r)| r)
+            .filter(|r| str_of(r, "kernel").map(kernel_key) == Some(key.clone()))
+            .collect()
+    }
+
     /// The record on line `line` (1-based), mutable: changing it marks it for rewriting.
     pub fn line_mut(&mut self, line: usize) -> Option<&mut Map<String, Value>> {
         match self.lines.get_mut(line.checked_sub(1)?)? {
@@ -117,8 +126,8 @@ impl RunsFile {
         }
     }
 
-    /// The kernels whose latest record is in flight (pushed, queued, running), in the log's order; a
-    /// pending push is left to the ledger (only a newer version of it ends it).
+    /// The kernels whose latest record is in flight (pushed, queued, running, pending), in the log's
+    /// order: the runs `status` and `wait` re-check.
     pub fn in_flight(&self) -> Vec<String> {
         let mut seen: Vec<String> = Vec::new();
         let mut out = Vec::new();
@@ -132,7 +141,7 @@ impl RunsFile {
             }
             seen.push(key);
             let status = str_of(fields, "status").unwrap_or_default();
-            if ACTIVE_STATUSES.contains(&status) && status != "pending" {
+            if ACTIVE_STATUSES.contains(&status) {
                 out.push(kernel.to_string());
             }
         }

@@ -143,9 +143,11 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
             notes: vec![format!("Kaggle said `{NO_INFO}`")],
         });
     }
-    let trimmed = text.trim_start();
+    // The client's outdated-version warning may come first (formats.md §6.1): the JSON starts after it.
+    let json_text = skip_outdated_warning(text);
+    let trimmed = json_text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        return read_json(text);
+        return read_json(json_text);
     }
     if text.contains("Accelerator Quota Exceeded")
         || text.contains("exceeded the number of hours allowed")
@@ -153,6 +155,20 @@ pub fn read_quota(text: &str) -> Result<QuotaReading, QuotaError> {
         return read_banner(text);
     }
     read_rows(text)
+}
+
+/// The Kaggle CLI's first line when a newer version exists: ``Warning: Looks like you're using an
+/// outdated `kaggle` version ...``.
+pub const OUTDATED_WARNING: &str = "Warning: Looks like you're using an outdated";
+
+/// The text after the client's outdated-version warning lines at its start (the text itself without).
+pub fn skip_outdated_warning(text: &str) -> &str {
+    let mut rest = text;
+    while rest.trim_start().starts_with(OUTDATED_WARNING) {
+        let start = rest.trim_start();
+        rest = start.split_once('\n').map_or("", |(_, r)| r);
+    }
+    rest
 }
 
 /// The text of an input's bytes: UTF-8 (a BOM dropped) or UTF-16 with a BOM (PowerShell's `>` writes
