@@ -28,9 +28,7 @@ def fixture(name):
 
 @pytest.mark.parametrize("name", [
     "quota-json", "quota-table", "quota-csv",
-    pytest.param("quota-json-outdated-warning", marks=pytest.mark.xfail(
-        reason="core's quota reader stops at the client's outdated-version warning line before the JSON "
-               "(formats.md §6.1: skip it)", strict=False)),
+    "quota-json-outdated-warning",
 ])
 def test_quota_in_every_form(name):
     r, report = kgadvise("quota", fixture(name))

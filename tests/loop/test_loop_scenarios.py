@@ -231,8 +231,6 @@ def test_a_killed_push_that_reached_kaggle_is_settled_by_collect(kg, standin, tm
     assert_ledger_equals_charged(kg, [k])
 
 
-@pytest.mark.xfail(reason="loop-cli: `kgadvise status` does not re-check a pending run, which keeps its whole cap "
-                   "after Kaggle's session has ended (seed §2: status and wait check it)", strict=False)
 def test_status_settles_a_pending_push_once_kaggle_ran_it(kg, standin, tmp_path):
     require("push", "status")
     k = f"{USER}/train-a"
@@ -324,9 +322,6 @@ def test_quota_not_live_says_why_when_the_client_is_missing(kg, standin):
     assert any(f["rule"] == "KL008" and "pip install kaggle" in f["evidence"] for f in q.json["findings"]), q
 
 
-@pytest.mark.xfail(reason="loop-cli: without credentials the NOT LIVE reason is the last line of the client's "
-                   "auth help ('Save the token to ~/.kaggle/access_token'), not that credentials are missing "
-                   "(tests/fixtures/kaggle-client/auth-required.stdout.txt)", strict=False)
 def test_quota_not_live_says_why_without_credentials(kg, standin):
     require("push")
     assert kg("quota").json["live"] is True
@@ -414,8 +409,6 @@ def test_a_re_push_leaves_the_ledger_equal_to_what_was_charged(kg, standin, tmp_
     assert_ledger_equals_charged(kg, [k])
 
 
-@pytest.mark.xfail(reason="loop-cli: the live quota read fails on the outdated-client warning line before the JSON "
-                   "(formats.md §6.1: skip it; or run the client as `kaggle -W ...`), and push with it", strict=False)
 def test_the_loop_reads_past_the_outdated_client_warning(kg, standin, tmp_path):
     """Kaggle announcing a newer client makes 2.2.5 print a warning line before every answer."""
     require("push", "status")

@@ -266,6 +266,7 @@ def test_kernels_list_mine_shows_the_last_run(standin, kaggle, tmp_path):
 
 def test_an_outdated_client_is_warned_first(standin, kaggle, tmp_path):
     standin.call("api_version", {"version": "2.3.0"})
+    standin.quota(gpu_used_h=2.42)
     q = kaggle("quota", "--format", "json")
     assert q.returncode == 0, q
     warning = ("Warning: Looks like you're using an outdated `kaggle` version (installed: 2.2.5), please consider "
