@@ -72,3 +72,17 @@ def test_times_and_the_weekly_reset():
     assert w.now == parse_time("2026-12-07T08:00:00Z")
     assert w.snapshot()["refresh_at"] == "2026-12-12T00:00:00Z"
     assert World("me", "2026-12-12T00:00:00Z").snapshot()["refresh_at"] == "2026-12-19T00:00:00Z"
+
+
+def test_outputs_appear_at_the_end_and_a_tpu_log_only_then():
+    from kaggle_standin import wire
+
+    w = world_with(("me/g", {"runtime_s": 600}), ("me/t", {"runtime_s": 600}))
+    g, _ = w.push("me/g", "x", None, True, False, 3600)
+    t, _ = w.push("me/t", "x", "TpuV5E8", False, False, 3600)
+    w.advance(300)
+    assert "files" not in wire.session_output(w, g) and "log" in wire.session_output(w, g)
+    assert wire.session_output(w, t) == {}
+    w.advance(300)
+    done = wire.session_output(w, t)
+    assert done["files"][0]["fileName"] == "submission.csv" and done["log"].endswith("\n]")
