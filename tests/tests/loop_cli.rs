@@ -216,6 +216,9 @@ fn a_run_cancelled_at_its_cap() {
         "me/train-cap",
         "--interval",
         "1800",
+        "--collect",
+        "-p",
+        path(&w.dir.join("w")),
         "--now",
         "2026-12-08T10:30:00Z",
         "--json",
@@ -224,6 +227,9 @@ fn a_run_cancelled_at_its_cap() {
     assert_eq!(out.status.code(), Some(1), "{v}");
     assert_eq!(v["status"], "cancelled");
     assert!(finding_rules(&v).contains(&"KR005".to_string()), "{v}");
+    assert_eq!(v["collected"]["schema"], "kgadvise.collect/1", "{v}");
+    assert!(w.dir.join("w/scores.csv").is_file());
+    assert_eq!(w.runs()[0]["status"], "partial");
     let out = w.run(&[
         "collect",
         "me/train-cap",

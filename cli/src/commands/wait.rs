@@ -88,10 +88,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         now,
         set: global.overrides(),
     };
-    let report = wait(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
+    let mut report = wait(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     state.write_runs(&report.runs_text)?;
     drop(state);
-    let code = emit(&report, global)?;
     if args.collect && report.ended {
         let collected = super::collect::collect_kernel(
             &args.kernel,
@@ -100,16 +99,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             &kaggle,
             global,
         )?;
-        if global.json {
-            // One JSON object on stdout: the collect answer goes to stderr.
-            eprintln!(
-                "{}",
-                serde_json::to_string_pretty(&collected.report).unwrap_or_default()
-            );
-        } else {
-            crate::output::emit(&collected.report, global)?;
-        }
+        report.collected = Some(collected.report);
     }
+    let code = emit(&report, global)?;
     Ok(if wait_failed(&report) {
         ExitCode::from(1)
     } else {

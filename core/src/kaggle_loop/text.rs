@@ -200,5 +200,11 @@ pub(crate) fn wait(r: &WaitReport) -> String {
     }
     s.push('\n');
     s.push_str(&render_text(&r.findings));
+    if let Some(collected) = &r.collected {
+        s.push_str(&format!(
+            "\nCollected:\n{}",
+            crate::kernel::text::collect(collected)
+        ));
+    }
     s
 }

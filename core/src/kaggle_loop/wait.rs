@@ -79,6 +79,9 @@ pub struct WaitReport {
     pub ended: bool,
     /// The session read from its status and log (log tail, stopped by the cap), when it did not complete.
     pub session: Option<CollectReport>,
+    /// With `--collect`: the collect answer of its downloaded outputs (`collect USER/SLUG`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collected: Option<CollectReport>,
     #[serde(skip)]
     pub runs_text: String,
     pub now: String,
@@ -169,6 +172,7 @@ pub fn wait(request: &WaitRequest, clock: DateTime<Utc>) -> Result<WaitReport, R
         ended,
         polls,
         session,
+        collected: None,
         runs_text: file.text(),
         now: rfc3339(now),
         rules,
