@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent: installs only what is missing or at the wrong version, from the registries only
-# (rustup, crates.io, npm, Debian). Nothing is downloaded from anywhere else; trunk never fetches tools.
+# (rustup, crates.io, npm, Debian, PyPI). Nothing is downloaded from anywhere else; trunk never fetches tools.
 # What each install is and why it is pinned: docs/toolchain.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,6 +54,10 @@ if [ -f "$BROWSER/package.json" ]; then
     (cd "$BROWSER" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
+
+# The official Kaggle client (pinned, in <target>/kaggle-venv) that scripts/test-loop.sh runs against the
+# Kaggle stand-in; a stamp check when it is there already.
+bash "$ROOT/scripts/install-kaggle-client.sh" >/dev/null
 
 # trunk's offline mode passes --offline to cargo: fetch the locked crates first, and std's own dependencies
 # for the nightly's -Zbuild-std (scripts/check-offline-fetch.sh checks this very step in CI).

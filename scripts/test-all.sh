@@ -5,7 +5,8 @@
 # freshness); the browser tests of the release site in headless Chromium; and the stable fallback site
 # (plain `trunk build --release` on stable) with a smoke browser test; the npm package (built, packed,
 # installed offline, checked against the CLI and in Chromium); the Python wheel (built, installed with
-# --no-index into a fresh venv, pytest). .ci/run calls this script.
+# --no-index into a fresh venv, pytest); the loop against the real Kaggle client and the Kaggle stand-in
+# (scripts/test-loop.sh). .ci/run calls this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,4 +25,5 @@ t bash scripts/test-browser.sh
 t bash scripts/test-browser.sh --stable
 t bash scripts/test-npm.sh
 t bash scripts/test-python.sh
+t bash scripts/test-loop.sh
 echo "[test-all] all green in $((SECONDS - t0)) s" >&2

@@ -1,0 +1,1 @@
+"""A stateful stand-in of Kaggle's API for the official Kaggle client (tests/loop). See README.md."""
