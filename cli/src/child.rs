@@ -2,7 +2,7 @@
 //! (and scanned for a `KGADVISE_RATES` line), timed, and stopped cleanly on Ctrl-C.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -158,6 +158,21 @@ enum Signal {
     Interrupt,
     /// SIGKILL to the child's whole process group (the child is its leader): what a command started.
     KillGroup,
+}
+
+/// Starts `command` as the leader of its own process group, so [`kill_group`] reaches whatever it started.
+pub(crate) fn in_own_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command
+}
+
+/// Kills a child started [`in_own_group`] with everything it started (a shell's `sleep`, a Python
+/// client's helpers), so no grandchild keeps its pipes open; then reaps it.
+pub(crate) fn kill_group(child: &mut Child) {
+    send_signal(child.id(), Signal::KillGroup);
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Sends `signal` through kill(2) (libc), without spawning a `kill` process. A child that has already

@@ -107,7 +107,8 @@ impl KaggleClient {
     /// Runs the client; a call still running after `limit` is killed and reads as one that never
     /// answered (no exit code).
     fn run_within(&self, args: &[&str], limit: Duration) -> ClientAnswer {
-        let child = Command::new(&self.program)
+        let mut command = Command::new(&self.program);
+        let child = crate::child::in_own_group(&mut command)
             .args(&self.args)
             .args(args)
             .stdin(Stdio::null())
@@ -158,8 +159,7 @@ fn output_within(mut child: Child, limit: Duration) -> std::io::Result<ClientAns
             break status.code();
         }
         if started.elapsed() >= limit {
-            let _ = child.kill();
-            let _ = child.wait();
+            crate::child::kill_group(&mut child);
             break None;
         }
         std::thread::sleep(Duration::from_millis(50));

@@ -307,6 +307,36 @@ fn a_push_without_answer_stays_pending_until_released() {
 }
 
 #[test]
+fn a_client_that_never_answers_is_stopped_and_the_push_logged_pending() {
+    let w = World::new("hung");
+    let k = w.kernel("train-h");
+    // The fake client sleeps far past the limit set here: kgadvise stops it (and its sleep) instead
+    // of waiting, and the push that may have gone through keeps its cap.
+    let out = kgadvise()
+        .current_dir(&w.dir)
+        .env("FAKE_KAGGLE_DIR", w.dir.join("fake"))
+        .env("FAKE_PUSH_SLEEP", "600")
+        .env("KGADVISE_KAGGLE", fixture("loop/fake-kaggle.sh"))
+        .args([
+            "push",
+            &k,
+            "--hours",
+            "2",
+            "--now",
+            "2026-12-08T10:00:00Z",
+            "--set",
+            "loop.client-seconds=1",
+            "--json",
+        ])
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert!(finding_rules(&v).contains(&"KL004".to_string()), "{v}");
+    assert_eq!(w.runs()[0]["status"], "pending");
+}
+
+#[test]
 fn a_pending_push_kaggle_ran_is_settled_by_status() {
     let w = World::new("settle");
     let k = w.kernel("train-s");
