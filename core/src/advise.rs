@@ -8,12 +8,12 @@
 //! JSON schema of the request struct (schemars, which honours serde's attributes).
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+#[cfg(feature = "schema")]
 use serde::de;
 
 #[cfg(feature = "schema")]
 use crate::request::FILE_INPUTS;
-use crate::request::{RequestError, from_json};
+use crate::request::{RequestError, answer_json};
 
 /// One advisor as the surfaces that speak JSON reach it: its command name, its one-line doc, whether the
 /// libraries offer it, its entry point over JSON and (feature `schema`) its request's JSON schema. Each is
@@ -34,17 +34,6 @@ pub struct Advisor {
     /// package's declarations are written from them (js/build.rs).
     #[cfg(feature = "schema")]
     pub types: fn() -> (&'static str, &'static str),
-}
-
-/// The answer of an entry point `advise` for a JSON request, as JSON.
-fn answer<Q: de::DeserializeOwned, R: Serialize>(
-    request: &str,
-    clock: DateTime<Utc>,
-    advise: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
-) -> Result<String, RequestError> {
-    let report = advise(&from_json(request)?, clock)?;
-    serde_json::to_string(&report)
-        .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))
 }
 
 /// The schema of the request an entry point takes, for deserialisation (what serde reads), with its keys
@@ -114,7 +103,7 @@ macro_rules! advisor {
             command: $command,
             summary: $summary,
             library: $library,
-            answer: |request, clock| answer(request, clock, $entry),
+            answer: |request, clock| answer_json(request, clock, $entry),
             #[cfg(feature = "schema")]
             schema: || schema_of($entry),
             #[cfg(feature = "schema")]

@@ -201,6 +201,18 @@ pub fn from_json<T: de::DeserializeOwned>(json: &str) -> Result<T, RequestError>
     Ok(value)
 }
 
+/// An entry point's answer to a JSON request, as JSON: the request read by [`from_json`], the report
+/// written by serde_json. The one JSON path of `advise_json` and the loop's advisors.
+pub fn answer_json<Q: de::DeserializeOwned, R: Serialize>(
+    request: &str,
+    clock: DateTime<Utc>,
+    advise: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
+) -> Result<String, RequestError> {
+    let report = advise(&from_json(request)?, clock)?;
+    serde_json::to_string(&report)
+        .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))
+}
+
 /// How the bytes of a file input become its request field's text ([`text_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decoding {

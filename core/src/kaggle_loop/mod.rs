@@ -21,9 +21,8 @@ mod text;
 pub mod wait;
 
 use chrono::{DateTime, Utc};
-use serde::{Serialize, de};
 
-use crate::request::{RequestError, from_json};
+use crate::request::{RequestError, answer_json};
 
 /// The loop's advisors by name, JSON in and out, for the rule fixtures (the CLI calls the functions).
 /// Not among `request::ADVISORS`: they need the Kaggle CLI, which only the command line runs.
@@ -32,15 +31,6 @@ pub fn advise_json(
     request: &str,
     clock: DateTime<Utc>,
 ) -> Option<Result<String, RequestError>> {
-    fn answer<Q: de::DeserializeOwned, R: Serialize>(
-        request: &str,
-        clock: DateTime<Utc>,
-        advise: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
-    ) -> Result<String, RequestError> {
-        let report = advise(&from_json(request)?, clock)?;
-        serde_json::to_string(&report)
-            .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))
-    }
     fn live(
         q: &live_quota::LiveQuotaRequest,
         clock: DateTime<Utc>,
@@ -48,12 +38,12 @@ pub fn advise_json(
         live_quota::live_quota(q, clock).map(|l| l.report)
     }
     Some(match command {
-        "loop-push" => answer(request, clock, push::push),
-        "loop-status" => answer(request, clock, ledger_view::status),
-        "loop-release" => answer(request, clock, ledger_view::release),
-        "loop-log" => answer(request, clock, ledger_view::log),
-        "loop-wait" => answer(request, clock, wait::wait),
-        "loop-quota" => answer(request, clock, live),
+        "loop-push" => answer_json(request, clock, push::push),
+        "loop-status" => answer_json(request, clock, ledger_view::status),
+        "loop-release" => answer_json(request, clock, ledger_view::release),
+        "loop-log" => answer_json(request, clock, ledger_view::log),
+        "loop-wait" => answer_json(request, clock, wait::wait),
+        "loop-quota" => answer_json(request, clock, live),
         _ => return None,
     })
 }
