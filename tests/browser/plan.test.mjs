@@ -22,7 +22,7 @@ test('quota & plan: typed hours and a deadline give the budget and the week char
   await page.fill('#folds', '5');
   await page.waitForSelector('.fold-plan');
   await waitForQuery(page, 'folds=5');
-  assert.match(page.url(), /deadline=2099-12-17&gpu=11&fold_hours=1\.5&folds=5/);
+  assert.match(page.url(), /deadline=2099-12-17&gpuRemaining=11&foldHours=1\.5&folds=5/);
   await page.fill('#gpu', 'eleven');
   assert.match(await text(page, '.error'), /GPU hours remaining:/);
   check();
