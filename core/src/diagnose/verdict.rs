@@ -430,9 +430,11 @@ fn no_data(run: &Run, out: &mut Findings) {
             )
         });
     }
+    // A log whose header lacks the utilisation column is a log of something else: KV051, not KV001.
+    let no_util_column = !run.gpus.is_empty() && !c.util_column && !c.missing_fields.is_empty();
     let code = if !c.errors.is_empty() {
         rule::KV050
-    } else if !c.notes.is_empty() && run.gpus.is_empty() {
+    } else if (!c.notes.is_empty() && run.gpus.is_empty()) || no_util_column {
         rule::KV051
     } else {
         rule::KV001
