@@ -408,7 +408,12 @@ fn no_data(run: &Run, out: &mut Findings) {
         .collect();
     why.extend(c.notes.iter().cloned());
     if !run.gpus.is_empty() {
-        let fields = if c.util_column || c.missing_fields.is_empty() {
+        let fields = if c.util_out_of_range > 0 {
+            format!(
+                "{} utilisation reading(s) are outside 0-100 % (lines not read) and none is usable",
+                c.util_out_of_range
+            )
+        } else if c.util_column || c.missing_fields.is_empty() {
             "utilisation is reported as no value ([N/A], [Not Supported], N/A: MIG or an old GeForce)"
                 .to_string()
         } else {

@@ -316,6 +316,8 @@ pub struct Collector {
     pub lines: usize,
     /// A layout with a utilisation column was read (so missing values were `[N/A]`-like, not absent).
     pub util_column: bool,
+    /// Utilisation readings outside 0-100 %, named in the diagnostics and kept out of the mean.
+    pub util_out_of_range: u64,
     /// The first line that reports an out-of-memory error ("CUDA out of memory" in a pasted log).
     pub oom_line: Option<usize>,
     /// A worker's collector: its GPUs leave their sums to the merge (see [`GpuAcc::merge_after`]).
@@ -417,6 +419,7 @@ impl Collector {
     pub fn util_reading(&mut self, line: usize, field: &str, v: Option<f64>) -> Option<f64> {
         match v {
             Some(u) if !(0.0..=100.0).contains(&u) => {
+                self.util_out_of_range += 1;
                 self.diag(line, util_out_of_range(field, u));
                 None
             }
