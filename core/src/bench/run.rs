@@ -361,6 +361,29 @@ fn run_verdicts(bench: &MeasuredBench, out: &mut Findings) {
     }
 }
 
+/// KB007: the longest benched run took more than the reduced-settings limit (CE §2: a bench takes minutes).
+fn long_bench(bench: &MeasuredBench, thresholds: &Thresholds, out: &mut Findings) {
+    let limit = thresholds.get(threshold::BENCH_REDUCED_SETTINGS_S);
+    out.uses(threshold::BENCH_REDUCED_SETTINGS_S);
+    let longest = bench
+        .runs
+        .iter()
+        .map(|d| d.run)
+        .filter(|r| r.wall_seconds > limit)
+        .max_by(|a, b| a.wall_seconds.total_cmp(&b.wall_seconds));
+    if let Some(r) = longest {
+        out.add(
+            rule::KB007,
+            format!(
+                "`{}` ran {} min (over {} min)",
+                r.command,
+                fixed(r.wall_seconds / 60.0, 1),
+                shortest(limit / 60.0)
+            ),
+        );
+    }
+}
+
 /// KB001: the first run is slower than the previous bench of the name.
 fn slower_than_previous(bench: &MeasuredBench, thresholds: &Thresholds, out: &mut Findings) {
     let (Some(p), Some(f)) = (&bench.previous, bench.runs.first()) else {
@@ -515,6 +538,7 @@ pub fn bench(request: &BenchRequest, clock: DateTime<Utc>) -> Result<BenchReport
     slower_than_previous(&bench, &thresholds, &mut out);
     several_changes(&bench, &mut out);
     no_faster_with_a_gpu(&bench, &thresholds, &mut out);
+    long_bench(&bench, &thresholds, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(BenchReport {
         schema: BENCH_SCHEMA,

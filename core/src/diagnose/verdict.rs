@@ -408,7 +408,12 @@ fn no_data(run: &Run, out: &mut Findings) {
         .collect();
     why.extend(c.notes.iter().cloned());
     if !run.gpus.is_empty() {
-        let fields = if c.util_column || c.missing_fields.is_empty() {
+        let fields = if c.util_out_of_range > 0 {
+            format!(
+                "{} utilisation reading(s) are outside 0-100 % (lines not read) and none is usable",
+                c.util_out_of_range
+            )
+        } else if c.util_column || c.missing_fields.is_empty() {
             "utilisation is reported as no value ([N/A], [Not Supported], N/A: MIG or an old GeForce)"
                 .to_string()
         } else {
@@ -430,9 +435,11 @@ fn no_data(run: &Run, out: &mut Findings) {
             )
         });
     }
+    // A log whose header lacks the utilisation column is a log of something else: KV051, not KV001.
+    let no_util_column = !run.gpus.is_empty() && !c.util_column && !c.missing_fields.is_empty();
     let code = if !c.errors.is_empty() {
         rule::KV050
-    } else if !c.notes.is_empty() && run.gpus.is_empty() {
+    } else if (!c.notes.is_empty() && run.gpus.is_empty()) || no_util_column {
         rule::KV051
     } else {
         rule::KV001

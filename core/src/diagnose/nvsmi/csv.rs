@@ -612,13 +612,14 @@ impl CsvState {
 
     /// Reads a data row of this layout. Allocation-free.
     #[inline]
-    pub fn data_row(&mut self, line: &str, _n: usize, out: &mut Collector) -> RowResult {
+    pub fn data_row(&mut self, line: &str, n: usize, out: &mut Collector) -> RowResult {
         if let Some((s, _)) = self.fast_row(line, 0) {
             out.add(&s);
             return RowResult::Done;
         }
         match self.general_row(line) {
-            Row::Sample(s) => {
+            Row::Sample(mut s) => {
+                s.util = out.util_reading(n, "utilization.gpu", s.util);
                 out.add(&s);
                 RowResult::Done
             }
@@ -725,6 +726,10 @@ impl CsvState {
                 num => {
                     let (v, num_end) = fast_num(b, p)?;
                     let end = unit_end(b, num_end)?;
+                    // A utilisation outside 0-100 is named by the general reader (see `data_row`).
+                    if *num == Role::Util && !(0.0..=100.0).contains(&v) {
+                        return None;
+                    }
                     let v = Some(v);
                     match num {
                         Role::Util => s.util = v,
@@ -1008,6 +1013,26 @@ mod tests {
         );
         assert!(
             c.diagnostics[1].message.contains("utilization.gpu"),
+            "{:?}",
+            c.diagnostics
+        );
+    }
+
+    #[test]
+    fn utilisation_outside_0_to_100_is_named_and_not_in_the_mean() {
+        let c = run(
+            "index, utilization.gpu [%], memory.used [MiB]\n0, 40 %, 10 MiB\n0, 250 %, 20 MiB\n0, -3, 30 MiB\n0, 100 %, 40 MiB\n",
+            ParseOptions::default(),
+        );
+        let g = &c.gpus[0];
+        assert_eq!(g.util_mean(), Some(70.0));
+        assert_eq!(g.mem_peak, Some(40.0), "the row's other values still count");
+        let lines: Vec<usize> = c.diagnostics.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [3, 4], "{:?}", c.diagnostics);
+        assert!(
+            c.diagnostics[0]
+                .message
+                .contains("expected a percentage 0-100, found 250"),
             "{:?}",
             c.diagnostics
         );

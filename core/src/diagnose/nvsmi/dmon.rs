@@ -45,7 +45,7 @@ impl DmonState {
     }
 
     /// A data row; false when the line is not one (wrong column count, no index).
-    pub fn row(&mut self, line: &str, _n: usize, out: &mut Collector) -> bool {
+    pub fn row(&mut self, line: &str, n: usize, out: &mut Collector) -> bool {
         let cells: Vec<&str> = line.split_whitespace().collect();
         if cells.len() != self.cols.len() {
             return false;
@@ -63,7 +63,7 @@ impl DmonState {
                     Err(_) => return false,
                 },
                 Col::Power => s.power_draw = v,
-                Col::Util => s.util = v,
+                Col::Util => s.util = out.util_reading(n, "sm (utilisation)", v),
                 Col::MemUsed => s.mem_used = v,
             }
         }

@@ -316,6 +316,8 @@ pub struct Collector {
     pub lines: usize,
     /// A layout with a utilisation column was read (so missing values were `[N/A]`-like, not absent).
     pub util_column: bool,
+    /// Utilisation readings outside 0-100 %, named in the diagnostics and kept out of the mean.
+    pub util_out_of_range: u64,
     /// The first line that reports an out-of-memory error ("CUDA out of memory" in a pasted log).
     pub oom_line: Option<usize>,
     /// A worker's collector: its GPUs leave their sums to the merge (see [`GpuAcc::merge_after`]).
@@ -411,6 +413,20 @@ impl Collector {
         }
     }
 
+    /// A utilisation reading as a sample takes it: a percentage outside 0-100 is not a reading of the
+    /// GPU (a counter or another column read as utilisation), so it is named as not read and kept out of
+    /// the mean rather than clamped.
+    pub fn util_reading(&mut self, line: usize, field: &str, v: Option<f64>) -> Option<f64> {
+        match v {
+            Some(u) if !(0.0..=100.0).contains(&u) => {
+                self.util_out_of_range += 1;
+                self.diag(line, util_out_of_range(field, u));
+                None
+            }
+            _ => v,
+        }
+    }
+
     fn saw(&mut self, f: Format) {
         if !self.formats.contains(&f) {
             self.formats.push(f);
@@ -434,6 +450,11 @@ impl Collector {
             self.missing_fields.push(field.to_string());
         }
     }
+}
+
+/// The diagnostic for a utilisation outside 0-100 % (one wording for every format).
+pub(crate) fn util_out_of_range(field: &str, u: f64) -> String {
+    format!("{field}: expected a percentage 0-100, found {u} (not counted in the mean)")
 }
 
 /// Formats whose sampling interval is known by convention when the samples carry no time.
@@ -1500,30 +1521,35 @@ mod fast_path_tests {
             ),
             0u32..1_200_000,
             proptest::sample::select(vec!["Tesla T4", "[N/A]", "", "A100 \t"]),
-            proptest::collection::vec(num(), 5),
+            proptest::collection::vec(num(), 4),
             proptest::collection::vec(proptest::sample::select(vec![",", ", ", ",   "]), 7),
+            // The utilisation cell: a percentage (one outside 0-100 is the general reader's to name).
+            (0u32..101, proptest::sample::select(vec!["", " %"])),
         )
-            .prop_map(|((mo, d, h, m, sec, frac), idx, name, nums, seps)| {
-                let ts = if idx % 7 == 0 {
-                    "[N/A]".to_string()
-                } else if frac.is_empty() {
-                    format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}")
-                } else {
-                    format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}.{frac}")
-                };
-                let cells = [ts, idx.to_string(), name.to_string()]
-                    .into_iter()
-                    .chain(nums)
-                    .collect::<Vec<_>>();
-                let mut s = String::new();
-                for (i, c) in cells.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(seps[i - 1]);
+            .prop_map(
+                |((mo, d, h, m, sec, frac), idx, name, mut nums, seps, (u, unit))| {
+                    nums.insert(0, format!("{u}{unit}"));
+                    let ts = if idx % 7 == 0 {
+                        "[N/A]".to_string()
+                    } else if frac.is_empty() {
+                        format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}")
+                    } else {
+                        format!("2026/{mo:02}/{d:02} {h:02}:{m:02}:{sec:02}.{frac}")
+                    };
+                    let cells = [ts, idx.to_string(), name.to_string()]
+                        .into_iter()
+                        .chain(nums)
+                        .collect::<Vec<_>>();
+                    let mut s = String::new();
+                    for (i, c) in cells.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str(seps[i - 1]);
+                        }
+                        s.push_str(c);
                     }
-                    s.push_str(c);
-                }
-                s
-            })
+                    s
+                },
+            )
     }
 
     proptest! {

@@ -46,7 +46,7 @@ fn better(slot: &mut Option<(u8, f64)>, prio: u8, v: Option<f64>) {
 impl QueryState {
     pub fn blank(&mut self) {}
 
-    pub fn line(&mut self, line: &str, _n: usize, out: &mut Collector) {
+    pub fn line(&mut self, line: &str, n: usize, out: &mut Collector) {
         let indent = indent_of(line);
         let content = line.trim();
         let kv = content.split_once(':').map(|(k, v)| (k.trim(), v.trim()));
@@ -77,7 +77,7 @@ impl QueryState {
             (8, Some((k, v))) => match (self.section.as_str(), k) {
                 ("FB Memory Usage", "Total") => g.mem_total = value(v),
                 ("FB Memory Usage", "Used") => g.mem_used = value(v),
-                ("Utilization", "Gpu") => g.util = value(v),
+                ("Utilization", "Gpu") => g.util = out.util_reading(n, "Utilization Gpu", value(v)),
                 ("GPU Power Readings" | "Power Readings", k) => match k {
                     "Power Draw" => better(&mut g.draw, 0, value(v)),
                     "Average Power Draw" => better(&mut g.draw, 1, value(v)),

@@ -202,15 +202,16 @@ impl<'a> Document<'a> {
     }
 
     /// The samples of a whole document, one per `<gpu>`.
-    fn samples(&self, out: &mut Collector) {
+    fn samples(&self, start_line: usize, out: &mut Collector) {
         let ts = self.ts.and_then(parse_date_line);
         for (i, g) in self.gpus.iter().enumerate() {
+            let util = out.util_reading(start_line, "gpu_util", num(g.util));
             out.add(&Sample {
                 index: Some(i as u32),
                 key: g.id.as_deref(),
                 name: g.name.filter(|t| !is_no_value(t)),
                 ts,
-                util: num(g.util),
+                util,
                 mem_used: num(g.mem_used),
                 mem_total: num(g.mem_total),
                 power_draw: g.draw.iter().find_map(|t| num(*t)),
@@ -266,7 +267,7 @@ pub fn read_document(doc: &str, start_line: usize, out: &mut Collector) {
             &"unexpected end of stream: the document is not closed",
         );
     }
-    d.samples(out);
+    d.samples(start_line, out);
 }
 
 #[cfg(test)]

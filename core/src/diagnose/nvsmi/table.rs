@@ -24,7 +24,7 @@ impl TableState {
     pub fn line(
         &mut self,
         line: &str,
-        _n: usize,
+        n: usize,
         pending_ts: &mut Option<f64>,
         out: &mut Collector,
     ) {
@@ -75,6 +75,7 @@ impl TableState {
                     None => (None, None),
                 };
                 let util = cells[2].split_whitespace().next().and_then(parse_num);
+                let util = out.util_reading(n, "GPU-Util", util);
                 out.add(&Sample {
                     index: Some(idx),
                     key: None,

@@ -215,6 +215,7 @@ const RULES: &[fn(&CheckRun, &mut Findings)] = &[
     push::downloads_weights,
     form::public_kernel,
     push::internet_in_code_competition,
+    push::smoke_first,
 ];
 
 /// `kgadvise check`: every pre-flight check of a push. Errors name the request field and what was

@@ -378,3 +378,18 @@ pub(super) fn downloads_weights(run: &CheckRun, out: &mut Findings) {
         out.add(rule::KM029, ev);
     }
 }
+
+/// KM033: a GPU or TPU push is smoke-tested locally first (KG §3 (1)). An info finding on every such
+/// check: kgadvise cannot see whether the smoke run was made, and a CPU push spends no accelerator quota.
+pub(super) fn smoke_first(run: &CheckRun, out: &mut Findings) {
+    if run.accelerator == Accelerator::Cpu {
+        return;
+    }
+    out.add(
+        rule::KM033,
+        format!(
+            "a {} push: a crash found on Kaggle costs its start-up and the quota until it fails",
+            run.accelerator.as_str().to_ascii_uppercase()
+        ),
+    );
+}

@@ -131,6 +131,23 @@ fn read_fold(
     Ok((pred, rows))
 }
 
+/// KS009's evidence when the control holds every fold of the idea and more: a full run's OOF, not a
+/// control screen run under the idea's reduced settings (KG §3 (3)). The settings themselves are not in
+/// the artifacts, so the folds are what tells.
+fn full_run_control(idea: &FoldFiles, control: &FoldFiles) -> Option<String> {
+    let names =
+        |m: &FoldFiles| -> String { m.keys().map(u32::to_string).collect::<Vec<_>>().join(", ") };
+    let more = control.keys().any(|k| !idea.contains_key(k));
+    let subset = !idea.is_empty() && idea.keys().all(|k| control.contains_key(k));
+    (more && subset).then(|| {
+        format!(
+            "{CONTROL_ARTIFACTS} hold fold(s) {}, {IDEA_ARTIFACTS} fold(s) {}: the control reads as a full run, not a screen under the idea's settings",
+            names(control),
+            names(idea)
+        )
+    })
+}
+
 /// The folds to compare: `fold`, or every fold both folders hold (the others said in `left_out`, KS008).
 fn chosen_folds(
     idea: &FoldFiles,
@@ -264,6 +281,7 @@ pub(super) fn pair_artifacts(
         },
         ..Paired::default()
     };
+    p.full_run_control = full_run_control(&idea_folds, &control_folds);
     let folds = chosen_folds(&idea_folds, &control_folds, fold, &mut p.folds_left_out)?;
     let mut seen: HashMap<u64, u32> = HashMap::new();
     for k in folds {

@@ -572,6 +572,8 @@ struct CompareRun {
     cautions: Vec<String>,
     /// kgkit's artifacts: the folds of one folder only, left out.
     folds_left_out: Option<String>,
+    /// kgkit's artifacts: the control is a full run of the idea's folds and more (KS009).
+    full_run_control: Option<String>,
 }
 
 /// The pooled bootstrap: the point gain and what the resampled gains say about it.
@@ -696,6 +698,7 @@ impl CompareRun {
             bar,
             cautions,
             folds_left_out: paired.folds_left_out,
+            full_run_control: paired.full_run_control,
         })
     }
 
@@ -947,6 +950,13 @@ fn no_variance(run: &CompareRun, out: &mut Findings) {
     }
 }
 
+/// KS009: the control is a full run's OOF, not a control screen (KG §3 (3)).
+fn full_run_control(run: &CompareRun, out: &mut Findings) {
+    if let Some(evidence) = &run.full_run_control {
+        out.add(rule::KS009, evidence.clone());
+    }
+}
+
 /// KS008: the two artifacts folders hold different folds, and only those both hold were compared.
 fn folds_left_out(run: &CompareRun, out: &mut Findings) {
     if let Some(left_out) = &run.folds_left_out {
@@ -999,6 +1009,7 @@ pub fn compare(
     below_fold_std(&run, &mut out);
     no_variance(&run, &mut out);
     folds_left_out(&run, &mut out);
+    full_run_control(&run, &mut out);
     let closed = out.finish(now.date_naive(), &thresholds);
     Ok(CompareReport {
         schema: COMPARE_SCHEMA,

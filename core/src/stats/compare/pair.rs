@@ -28,6 +28,8 @@ pub(super) struct Paired {
     pub notes: Vec<String>,
     /// kgkit's artifacts: the folds one folder holds and the other does not, left out (KS008).
     pub folds_left_out: Option<String>,
+    /// kgkit's artifacts: the control holds every fold of the idea and more, a full run (KS009).
+    pub full_run_control: Option<String>,
 }
 
 /// Names rows in messages (`id X`, or `line N of the idea file`), computed only when a message needs one.
@@ -116,6 +118,7 @@ impl Paired {
             paired_by: self.paired_by,
             notes: self.notes,
             folds_left_out: self.folds_left_out,
+            full_run_control: self.full_run_control,
         })
     }
 }
