@@ -152,6 +152,8 @@ put("collect-log", "crlf.log", kaggle_log.replace("\n", "\r\n"))
 put("collect-log", "utf16le-bom.log", b"\xff\xfe" + kaggle_log.encode("utf-16-le"))
 put("collect-log", "not-a-log.json", '{"jobs": [], "elapsed_s": 100}')
 put("collect-log", "odd-times.log", "[" + "\n,".join(REC % (t, "x") for t in ['-5', '"12s"', '"soon"', 'null', '1e308']) + "\n]")
+# a `kgadvise watch` diagnosis line cut short (the session killed while it was printed): reported, no KR016
+put("collect-log", "cut-diagnosis.log", "[" + "\n,".join(REC % (t, d) for t, d in [("1.5", "start"), ("3590.25", 'KGADVISE_DIAGNOSIS {\\"verdicts\\":[\\"idle\\"')]) + "\n]")
 put("collect-status", "empty.txt", b"")
 put("collect-status", "binary.bin", b"\x00\x01status\x00")
 put("collect-status", "http-500.txt", real("kaggle-cli/status-500-GetKernelSessionStatus-2026_kaggle-cli-issue1053.txt"))

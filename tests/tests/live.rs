@@ -74,8 +74,11 @@ fn the_live_diagnosis_ends_in_the_diagnose_report_on_every_fixture() {
 
 /// `kgadvise watch` over a replayed capture: the command waits until the fake has printed it all.
 fn watch(capture: &str, extra: &[&str]) -> (String, PathBuf) {
+    // One folder per call: two tests may replay the same capture at once.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let dir = std::env::temp_dir().join(format!(
-        "kgadvise-live-{}-{}",
+        "kgadvise-live-{}-{}-{call}",
         std::process::id(),
         capture.replace('.', "-")
     ));
@@ -147,6 +150,60 @@ fn a_dip_that_recovers_raises_no_alarm() {
     let (out, _) = watch("dip-recovers-2xT4.csv", &[]);
     assert!(!out.contains("ALARM"), "{out}");
     assert!(out.ends_with(&diagnose_text(&fixture("live/dip-recovers-2xT4.csv"))));
+}
+
+/// A Kaggle kernel run under `kgadvise watch` keeps the final diagnosis in its log as one
+/// `KGADVISE_DIAGNOSIS` line; `kgadvise collect --log` of that log reports it (KR016).
+#[test]
+fn collect_finds_the_watch_diagnosis_in_the_log() {
+    let (out, saved) = watch("second-gpu-idle-2xT4.csv", &[]);
+    assert_eq!(out.matches("KGADVISE_DIAGNOSIS {").count(), 1, "{out}");
+    let dir = saved.parent().unwrap();
+    let log = dir.join("bert-watch.log");
+    std::fs::write(&log, &out).unwrap();
+    let status = dir.join("status.txt");
+    std::fs::write(
+        &status,
+        "alice/bert-watch has status \"KernelWorkerStatus.COMPLETE\"\n",
+    )
+    .unwrap();
+    let collect = |json: bool| {
+        let mut cmd = kgadvise();
+        cmd.args(["--now", "2026-12-01", "collect", "--log"])
+            .arg(&log)
+            .arg("--status")
+            .arg(&status);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.output().unwrap()
+    };
+    let report: serde_json::Value = serde_json::from_slice(&collect(true).stdout).unwrap();
+    let diagnosis = &report["session"]["diagnosis"];
+    assert_eq!(
+        diagnosis["verdicts"],
+        serde_json::json!(["second-gpu-idle", "compute-bound", "too-short"]),
+        "{report}"
+    );
+    assert_eq!(diagnosis["rule"], "KV004", "{report}");
+    let found = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "KR016")
+        .unwrap_or_else(|| panic!("no KR016: {report}"));
+    assert!(
+        found["evidence"]
+            .as_str()
+            .unwrap()
+            .contains("second-gpu-idle")
+    );
+    assert_eq!(found["fix"], diagnosis["fix"]);
+    let text = String::from_utf8(collect(false).stdout).unwrap();
+    assert!(
+        text.contains("[KR016]: The watch diagnosed the run"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use kgadvise_core::diagnose::live::LiveDiagnoser;
 use kgadvise_core::diagnose::verdict::DiagnoseReport;
+use kgadvise_core::diagnose::watch_line::WatchDiagnosis;
 
 use crate::child::{OutputSink, interrupted, run_command_into};
 use crate::live_view::{LiveView, SharedView};
@@ -25,7 +26,8 @@ The command runs through the shell with its output streamed through; nvidia-smi 
 (KGADVISE_NVIDIA_SMI names another program). On a terminal the view (per GPU: utilisation now, the last
 minutes, memory, power; the verdicts so far, settled or provisional, with the quota hours at stake) is
 redrawn in place; elsewhere one line per refresh. A verdict that settles prints an alarm once. When the
-command ends (or on Ctrl-C) the final diagnosis is printed, as `kgadvise diagnose` of the saved log.
+command ends (or on Ctrl-C) the final diagnosis is printed, as `kgadvise diagnose` of the saved log,
+after one machine line `KGADVISE_DIAGNOSIS {...}` that `kgadvise collect` reads back from a kernel's log.
 Exit code: the command's when it failed, else the diagnosis's.";
 
 #[derive(Debug, clap::Args)]
@@ -84,12 +86,24 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .join()
         .map_err(|_| CliError::usage("the watched command's thread failed"))?
         .map_err(|e| CliError::usage(format!("cannot run the command: {e}")))?;
+    print_diagnosis_line(&report, global.json);
     let code = super::diagnose::emit_report(&report, global)?;
     Ok(match outcome.exit_code {
         Some(c) if c != 0 => ExitCode::from(c.clamp(1, 255) as u8),
         None if !outcome.interrupted => ExitCode::from(1),
         _ => code,
     })
+}
+
+/// The final diagnosis as core's machine line, before the human text, where the view is drawn (stdout;
+/// stderr with `--json`, whose stdout is one object): a kernel's log keeps it for `kgadvise collect`.
+fn print_diagnosis_line(report: &DiagnoseReport, json: bool) {
+    let line = WatchDiagnosis::of(report).line();
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
 }
 
 /// `kgadvise sample --live`: the live view for `seconds` (without a limit: until Ctrl-C or nvidia-smi

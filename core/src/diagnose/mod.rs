@@ -11,6 +11,7 @@ pub mod nvsmi;
 pub mod text;
 pub mod timeline;
 pub mod verdict;
+pub mod watch_line;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

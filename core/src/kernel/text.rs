@@ -83,6 +83,11 @@ fn session_lines(k: &SessionSummary) -> String {
                 .join(", ")
         ));
     }
+    if let Some(e) = &k.diagnosis_error {
+        s.push_str(&format!(
+            "  the watch's KGADVISE_DIAGNOSIS line not read: {e}\n"
+        ));
+    }
     s
 }
 

@@ -198,6 +198,7 @@ const SESSION_RULES: &[fn(&session::Session, &Thresholds, &mut Findings)] = &[
     session_rules::disk_full,
     session_rules::not_finished,
     session_rules::hours_unknown,
+    session_rules::watch_diagnosis,
 ];
 
 /// The JSON object of the report text; errors name the `report` field and what was expected.

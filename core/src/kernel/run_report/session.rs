@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::read;
+use crate::diagnose::watch_line::{DIAGNOSIS_MARKER, WatchDiagnosis};
 use crate::request::RequestError;
 
 /// What a status text was expected to be.
@@ -134,6 +135,11 @@ pub struct SessionSummary {
     pub log_unreadable_lines: Vec<usize>,
     /// The last lines of the log's text (stdout and stderr in the order written).
     pub log_tail: Vec<String>,
+    /// The final diagnosis of `kgadvise watch`, when the kernel ran under it: its last
+    /// `KGADVISE_DIAGNOSIS` line in the log; null without one.
+    pub diagnosis: Option<WatchDiagnosis>,
+    /// Why the log's last `KGADVISE_DIAGNOSIS` line cannot be read (its record and what was expected).
+    pub diagnosis_error: Option<String>,
 }
 
 /// The session as read, with what the rules look for in the whole log.
@@ -183,8 +189,10 @@ pub(super) fn read_session(
         tail,
         disk_full,
         gpu_oom,
+        diagnosis_line,
         ..
     } = reader;
+    let (diagnosis, diagnosis_error) = diagnosis_of(diagnosis_line);
     let (kernel, status, failure) = match status {
         Some(s) => (s.kernel, Some(s.status), s.failure),
         None => (None, None, None),
@@ -202,10 +210,25 @@ pub(super) fn read_session(
             log_timed: timed,
             log_unreadable_lines: unreadable,
             log_tail: tail.into_iter().collect(),
+            diagnosis,
+            diagnosis_error,
         },
         disk_full,
         gpu_oom,
     })
+}
+
+/// The diagnosis of the log's last `KGADVISE_DIAGNOSIS` line (its record number and text), or why it
+/// cannot be read.
+fn diagnosis_of(line: Option<(usize, String)>) -> (Option<WatchDiagnosis>, Option<String>) {
+    let Some((record, text)) = line else {
+        return (None, None);
+    };
+    match WatchDiagnosis::of_line(&text) {
+        Some(Ok(d)) => (Some(d), None),
+        Some(Err(e)) => (None, Some(format!("log record {record}: {e}"))),
+        None => (None, None),
+    }
 }
 
 /// The last `<kernel> has status "<STATUS>"` line of the text, and the failure message after it.
@@ -314,6 +337,8 @@ struct LogReader {
     tail: VecDeque<String>,
     disk_full: Option<String>,
     gpu_oom: Option<String>,
+    /// The last line holding `KGADVISE_DIAGNOSIS`, with the number of its record.
+    diagnosis_line: Option<(usize, String)>,
 }
 
 impl LogReader {
@@ -327,6 +352,7 @@ impl LogReader {
             tail: VecDeque::new(),
             disk_full: None,
             gpu_oom: None,
+            diagnosis_line: None,
         }
     }
 
@@ -395,6 +421,9 @@ impl LogReader {
         }
         if self.gpu_oom.is_none() && is_gpu_oom(shown) {
             self.gpu_oom = Some(shown.trim().to_string());
+        }
+        if shown.contains(DIAGNOSIS_MARKER) {
+            self.diagnosis_line = Some((self.records, shown.trim().to_string()));
         }
         if self.tail.len() == self.tail_lines {
             self.tail.pop_front();

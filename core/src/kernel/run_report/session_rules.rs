@@ -191,3 +191,47 @@ pub(super) fn hours_unknown(session: &Session, _: &Thresholds, out: &mut Finding
     };
     out.add(rule::KR013, ev);
 }
+
+/// KR016: the kernel ran under `kgadvise watch`, and its log holds the watch's final diagnosis.
+pub(super) fn watch_diagnosis(session: &Session, _: &Thresholds, out: &mut Findings) {
+    let Some(d) = &session.summary.diagnosis else {
+        return;
+    };
+    let verdicts = if d.verdicts.is_empty() {
+        "none".to_string()
+    } else {
+        d.verdicts.join(", ")
+    };
+    let mut parts = vec![format!("the watch's verdicts: {verdicts}")];
+    if let (Some(rule), Some(title)) = (&d.rule, &d.title) {
+        parts.push(format!("first finding {rule}: {title}"));
+    }
+    let span = d
+        .span_s
+        .map(|s| format!(" over {} of samples", h(s / 3600.0)))
+        .unwrap_or_default();
+    match d.wasted_quota_hours {
+        Some(w) => parts.push(format!("{} quota hours wasted{span}", fixed(w, 2))),
+        None => parts.push(format!("wasted quota hours unknown{span}")),
+    }
+    for g in &d.gpus {
+        let util = g
+            .util_mean
+            .map_or("?".to_string(), |u| format!("{} %", fixed(u, 0)));
+        let mem = g
+            .mem_peak_pct
+            .map_or("?".to_string(), |m| format!("{} %", fixed(m, 0)));
+        parts.push(format!(
+            "GPU {} mean util {util}, memory peak {mem}",
+            g.index
+        ));
+    }
+    let mut finding = Finding::from_rule(rule::KR016, parts.join("; "));
+    if let Some(fix) = &d.fix {
+        finding = finding.with_fix(fix.clone());
+    }
+    if let Some(severity) = d.severity {
+        finding = finding.with_severity(severity);
+    }
+    out.push(finding);
+}

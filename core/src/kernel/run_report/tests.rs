@@ -532,3 +532,66 @@ fn a_fold_out_of_gpu_memory_is_kr015_not_kr007() {
     let oom = r.findings.iter().find(|f| f.rule == "KR015").unwrap();
     assert!(oom.evidence.contains("fold 1") && oom.evidence.contains("Tried to allocate"));
 }
+
+/// A kernel whose log holds two `KGADVISE_DIAGNOSIS` lines, plain text or JSON records: the last is read.
+#[test]
+fn the_last_watch_diagnosis_line_of_a_log_is_kr016() {
+    use crate::diagnose::watch_line::WatchDiagnosis;
+    let first = WatchDiagnosis {
+        verdicts: vec!["idle".into()],
+        ..WatchDiagnosis::default()
+    };
+    let last = WatchDiagnosis {
+        verdicts: vec!["input-bound".into()],
+        wasted_quota_hours: Some(0.5),
+        fix: Some("more DataLoader workers".into()),
+        ..WatchDiagnosis::default()
+    };
+    let plain = format!("epoch 1\n{}\nepoch 2\n{}\n", first.line(), last.line());
+    let records = format!(
+        "[{}\n,{}\n]\n",
+        json!({"stream_name": "stdout", "time": 10.0, "data": format!("{}\n", first.line())}),
+        json!({"stream_name": "stderr", "time": 20.0, "data": format!("{}\n", last.line())})
+    );
+    for log in [plain, records] {
+        let r = collect(
+            &CollectRequest {
+                log: Some(log.clone()),
+                ..request("")
+            },
+            clock(),
+        )
+        .unwrap();
+        let s = r.session.as_ref().unwrap();
+        assert_eq!(s.diagnosis.as_ref(), Some(&last), "{log}");
+        let f = r.findings.iter().find(|f| f.rule == "KR016").unwrap();
+        assert!(f.evidence.contains("input-bound") && f.evidence.contains("0.50 quota hours"));
+        assert_eq!(f.fix, "more DataLoader workers");
+    }
+}
+
+#[test]
+fn a_malformed_watch_diagnosis_line_is_reported_not_a_finding() {
+    for line in [
+        "KGADVISE_DIAGNOSIS {\"verdicts\": [",
+        "KGADVISE_DIAGNOSIS",
+        "x KGADVISE_DIAGNOSIS []",
+    ] {
+        let r = collect(
+            &CollectRequest {
+                log: Some(format!("epoch 1\n{line}\n")),
+                ..request("")
+            },
+            clock(),
+        )
+        .unwrap();
+        let s = r.session.as_ref().unwrap();
+        assert!(s.diagnosis.is_none());
+        let e = s.diagnosis_error.as_deref().unwrap();
+        assert!(e.starts_with("log record 2: "), "{e}");
+        assert!(!rules(&r).contains(&"KR016"));
+        assert!(
+            crate::rulebook::report::Report::text(&r).contains("KGADVISE_DIAGNOSIS line not read")
+        );
+    }
+}
