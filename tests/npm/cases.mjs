@@ -17,7 +17,8 @@ const fixture = (rel) => join(FIXTURES, rel);
 export function ruleCases() {
   const out = [];
   for (const path of entries(fixture('rules')).filter((p) => p.endsWith('.toml'))) {
-    for (const c of (toml(path).case ?? []).filter((c) => c.command !== 'bench')) {
+    // bench runs and times commands, the loop's advisors (loop-*) drive the Kaggle CLI: the CLI's alone.
+    for (const c of (toml(path).case ?? []).filter((c) => c.command !== 'bench' && !c.command.startsWith('loop-'))) {
       const files = Object.fromEntries(Object.entries(c.files ?? {}).map(([k, rel]) => [k, fixture(rel)]));
       out.push({ name: `${basename(path, '.toml')}: ${c.name}`, fn: camel(c.command), request: c.request ?? {}, files });
     }
