@@ -71,7 +71,8 @@ impl WatchDiagnosis {
 
     /// The machine line: the marker, a space, the compact JSON (one line: JSON escapes newlines).
     pub fn line(&self) -> String {
-        let json = serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string());
+        // core's JSON writer: serde_json's float printer would cost the page ~10 KB of wasm.
+        let json = crate::text::json::text(self);
         format!("{DIAGNOSIS_MARKER} {json}")
     }
 
@@ -87,7 +88,9 @@ impl WatchDiagnosis {
             )));
         }
         Some(
-            serde_json::from_str::<WatchDiagnosis>(rest)
+            serde_json::from_str::<serde_json::Value>(rest)
+                .map_err(|e| e.to_string())
+                .and_then(|value| crate::text::json::from_value::<WatchDiagnosis>(&value))
                 .map_err(|e| format!("its JSON cannot be read ({e}); expected {EXPECTED}")),
         )
     }

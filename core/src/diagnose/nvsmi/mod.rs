@@ -454,6 +454,8 @@ impl Collector {
 
 /// The diagnostic for a utilisation outside 0-100 % (one wording for every format).
 pub(crate) fn util_out_of_range(field: &str, u: f64) -> String {
+    // `number::shortest`, not `{u}`: std's float printer would cost the page's wasm ~10 KB.
+    let u = crate::text::number::shortest(u);
     format!("{field}: expected a percentage 0-100, found {u} (not counted in the mean)")
 }
 
