@@ -53,22 +53,5 @@ fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
         )]);
     }
     let core = dts::Crate::read(core_src)?;
-    dts::generate(&core, &functions, &entries())
-}
-
-/// Core's table of advisors, as build/dts.rs reads it.
-fn entries() -> Vec<dts::Entry> {
-    kgadvise_core::advise::TABLE
-        .iter()
-        .map(|advisor| {
-            let (request, report) = (advisor.types)();
-            dts::Entry {
-                command: advisor.command.to_string(),
-                summary: advisor.summary.to_string(),
-                library: advisor.library,
-                request: request.to_string(),
-                report: report.to_string(),
-            }
-        })
-        .collect()
+    dts::generate(&core, &functions, &dts::entries())
 }

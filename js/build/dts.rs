@@ -1190,3 +1190,21 @@ pub fn declare_all(krate: &Crate, suffix: &str, input: bool) -> Result<String, V
         Err(g.errors)
     }
 }
+
+/// Core's table of advisors (`advise::TABLE`) as the generator reads it: the build and its tests take
+/// this one list.
+pub fn entries() -> Vec<Entry> {
+    kgadvise_core::advise::TABLE
+        .iter()
+        .map(|advisor| {
+            let (request, report) = (advisor.types)();
+            Entry {
+                command: advisor.command.to_string(),
+                summary: advisor.summary.to_string(),
+                library: advisor.library,
+                request: request.to_string(),
+                report: report.to_string(),
+            }
+        })
+        .collect()
+}

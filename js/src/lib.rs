@@ -191,19 +191,7 @@ mod tests {
         let core = core_sources();
         let functions = dts::functions_of_api(include_str!("../../npm/index.js"));
         assert_eq!(functions.len(), 16, "{functions:?}");
-        let entries: Vec<dts::Entry> = kgadvise_core::advise::TABLE
-            .iter()
-            .map(|advisor| {
-                let (request, report) = (advisor.types)();
-                dts::Entry {
-                    command: advisor.command.to_string(),
-                    summary: advisor.summary.to_string(),
-                    library: advisor.library,
-                    request: request.to_string(),
-                    report: report.to_string(),
-                }
-            })
-            .collect();
+        let entries = dts::entries();
         let text = dts::generate(&core, &functions, &entries)
             .unwrap_or_else(|e| panic!("{}", e.join("\n")));
         // Requests: camelCase keys, every field optional (serde(default)); `set` takes both forms.

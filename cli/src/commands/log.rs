@@ -25,12 +25,21 @@ pub struct Args {
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
-    let request = RunsRequest {
-        runs: state.read_runs()?,
-        kernel: args.kernel.clone(),
-        now: global.now.clone(),
-        set: global.overrides(),
-    };
+    let request = runs_request(&state, args.kernel.clone(), global)?;
     let report = log(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     emit(&report, global)
+}
+
+/// The runs log under its lock as the request of `log` and `release`, for `kernel`'s runs or all.
+pub fn runs_request(
+    state: &StateDir,
+    kernel: Option<String>,
+    global: &Global,
+) -> Result<RunsRequest, CliError> {
+    Ok(RunsRequest {
+        runs: state.read_runs()?,
+        kernel,
+        now: global.now.clone(),
+        set: global.overrides(),
+    })
 }

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use kgadvise_core::kaggle_loop::ledger_view::{RunsRequest, release};
+use kgadvise_core::kaggle_loop::ledger_view::release;
 
 use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit};
@@ -25,12 +25,7 @@ pub struct Args {
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
-    let request = RunsRequest {
-        runs: state.read_runs()?,
-        kernel: Some(args.kernel.clone()),
-        now: global.now.clone(),
-        set: global.overrides(),
-    };
+    let request = super::log::runs_request(&state, Some(args.kernel.clone()), global)?;
     let report = release(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     if let Some(text) = &report.runs_text {
         state.write_runs(text)?;
