@@ -5,7 +5,8 @@
 //! [`TABLE`] names each advisor once: its command, its one-line doc, its entry point (whose request and
 //! report types follow). The npm package's functions and declarations and the Python wheel's functions,
 //! keywords, signatures and stubs are read from it and (feature `schema`) from [`request_schema`], the
-//! JSON schema of the request struct (schemars, which honours serde's attributes).
+//! JSON schema of the request struct (schemars, which honours serde's attributes); the npm package's
+//! TypeScript types from the request's and [`report_schema`]'s (`Advisor::schemas_in`).
 
 use chrono::{DateTime, Utc};
 #[cfg(feature = "schema")]
@@ -18,9 +19,9 @@ use crate::request::FILE_INPUTS;
 use crate::request::{RequestError, answer_json};
 
 /// One advisor as the surfaces that speak JSON reach it: its command name, its one-line doc, whether the
-/// libraries offer it, its entry point over JSON and (feature `schema`) its request's JSON schema. Each is
-/// a row of [`TABLE`], written once by [`advisor!`]: the npm package's functions and declarations and the
-/// Python wheel's functions, keywords, signatures and stubs are read from it.
+/// libraries offer it, its entry point over JSON and (feature `schema`) its request's and report's JSON
+/// schemas. Each is a row of [`TABLE`], written once by [`advisor!`]: the npm package's functions and
+/// declarations and the Python wheel's functions, keywords, signatures and stubs are read from it.
 pub struct Advisor {
     /// The CLI command (`worth-gpu`): the JavaScript function is its camelCase, the Python one its snake_case.
     pub command: &'static str,
