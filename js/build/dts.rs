@@ -102,7 +102,6 @@ struct Writer<'a> {
     schemas: &'a Schemas,
     names: BTreeMap<(Space, String), String>,
     declared: BTreeSet<String>,
-    queue: Vec<(Space, String)>,
     decls: Vec<String>,
     errors: Vec<String>,
 }
@@ -126,7 +125,6 @@ impl<'a> Writer<'a> {
             schemas,
             names,
             declared: BTreeSet::new(),
-            queue: Vec::new(),
             decls: Vec::new(),
             errors: Vec::new(),
         }
@@ -210,7 +208,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// A named type: its TypeScript name, its declaration queued when first reached.
+    /// A named type: its TypeScript name, declared when first reached (before the types it reaches).
     fn reference(&mut self, reference: &Value, space: Space, at: &str) -> String {
         let Some(name) = reference.as_str().and_then(|r| r.strip_prefix("#/$defs/")) else {
             return self.error(at, format!("the reference {reference} is not into `$defs`"));
@@ -220,7 +218,7 @@ impl<'a> Writer<'a> {
             return self.error(at, format!("`{name}` is not in the definitions"));
         };
         if self.declared.insert(ts.clone()) {
-            self.queue.push(key);
+            self.declare(space, name, &ts);
         }
         ts
     }
@@ -309,38 +307,30 @@ impl<'a> Writer<'a> {
     }
 
     /// The declaration of a named type.
-    fn declare(&mut self, space: Space, name: &str) {
+    fn declare(&mut self, space: Space, name: &str, ts_name: &str) {
         let Some(schema) = self.defs(space).get(name) else {
             return;
         };
-        let ts_name = self
-            .names
-            .get(&(space, name.to_string()))
-            .cloned()
-            .unwrap_or_else(|| name.to_string());
+        // Its place, taken before the declarations of the types it reaches.
+        let slot = self.decls.len();
+        self.decls.push(String::new());
         let body = self.ts(schema, space, name, "");
         let mut text = jsdoc(&doc_of(schema), "");
-        let is_object = schema.get("properties").is_some()
-            && body.starts_with('{')
-            && body.ends_with('}')
-            && !body.contains("\n} & ");
+        // An object with nothing beside its properties is an interface.
+        let is_object = schema.get("type").is_some_and(|t| t == "object")
+            && schema.get("properties").is_some()
+            && ["allOf", "anyOf", "oneOf"]
+                .iter()
+                .all(|k| schema.get(k).is_none());
         if is_object {
             let _ = writeln!(text, "export interface {ts_name} {body}");
         } else {
             let eq = if body.starts_with('\n') { " =" } else { " = " };
             let _ = writeln!(text, "export type {ts_name}{eq}{body};");
         }
-        self.decls.push(text);
-    }
-
-    /// Declares every type queued, and those they reach.
-    fn drain(&mut self) {
-        let mut next = 0;
-        while let Some((space, name)) = self.queue.get(next).cloned() {
-            self.declare(space, &name);
-            next += 1;
+        if let Some(d) = self.decls.get_mut(slot) {
+            *d = text;
         }
-        self.queue.clear();
     }
 }
 
@@ -496,7 +486,6 @@ fn string_literal(s: &str) -> String {
 pub fn generate(schemas: &Schemas, functions: &[Function]) -> Result<String, Vec<String>> {
     let mut w = Writer::new(schemas);
     let finding = w.ts(&schemas.finding, Space::Report, "Finding", "");
-    w.drain();
     let mut fns = String::new();
     for f in functions {
         let cli = format!("`kgadvise {} --json`", f.command);
@@ -504,7 +493,6 @@ pub fn generate(schemas: &Schemas, functions: &[Function]) -> Result<String, Vec
             Some(e) => {
                 let request = w.ts(&e.request, Space::Request, &e.command, "");
                 let report = w.ts(&e.report, Space::Report, &e.command, "");
-                w.drain();
                 let doc = [
                     e.summary.clone(),
                     String::new(),
@@ -539,7 +527,6 @@ pub fn generate(schemas: &Schemas, functions: &[Function]) -> Result<String, Vec
             }
         }
     }
-    w.drain();
     for e in &schemas.entries {
         if e.library && !functions.iter().any(|f| f.command == e.command) {
             w.errors.push(format!(
