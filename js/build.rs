@@ -1,11 +1,12 @@
-//! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the Rust types
-//! themselves: the advisors are the rows of core's table (`advise::TABLE`, core linked here as a
-//! build-dependency), each row gives its one-line doc and its request and report types, and build/dts.rs
-//! follows their fields (and serde's attributes) through core's sources. The JavaScript functions are those `npm/index.js` defines. An advisor that core answers is
-//! declared with its own types without any change here; one it does not answer yet gets the generic
-//! `AdvisorRequest`/`AdvisorReport` (and throws "unknown advisor").
+//! Writes the npm package's TypeScript declarations, `$OUT_DIR/kgadvise.d.ts`, from the JSON schemas of
+//! core's types: the advisors are the rows of core's table (`advise::TABLE`, core linked here as a
+//! build-dependency with its feature `schema`), each row gives its one-line doc and the schemas of its
+//! request (as serde reads it) and its report (as serde writes it), which schemars derives from the serde
+//! types, and build/dts.rs writes them as TypeScript. The JavaScript functions are those `npm/index.js`
+//! defines. An advisor that core answers is declared with its own types without any change here; one it
+//! does not answer yet gets the generic `AdvisorRequest`/`AdvisorReport` (and throws "unknown advisor").
 //!
-//! A type the generator cannot read is not a build failure of the workspace: the file then starts with
+//! A schema the writer cannot read is not a build failure of the workspace: the file then starts with
 //! `// kgadvise-dts: error` lines (and cargo prints a warning), and scripts/build-npm.sh refuses it.
 
 #[path = "build/dts.rs"]
@@ -13,16 +14,17 @@ mod dts;
 
 use std::path::{Path, PathBuf};
 
+// Only for its feature `preserve_order`: a schema's properties in the order of the struct's fields.
+use schemars as _;
+
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let core_src = manifest.join("../core/src");
     let api_js = manifest.join("../npm/index.js");
-    println!("cargo::rerun-if-changed={}", core_src.display());
     println!("cargo::rerun-if-changed={}", api_js.display());
     println!("cargo::rerun-if-changed=build/dts.rs");
 
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("kgadvise.d.ts");
-    let text = match declarations(&core_src, &api_js) {
+    let text = match declarations(&api_js) {
         Ok(text) => text,
         Err(errors) => {
             for e in &errors {
@@ -42,7 +44,7 @@ fn main() {
     }
 }
 
-fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
+fn declarations(api_js: &Path) -> Result<String, Vec<String>> {
     let api = std::fs::read_to_string(api_js)
         .map_err(|e| vec![format!("cannot read {}: {e}", api_js.display())])?;
     let functions = dts::functions_of_api(&api);
@@ -52,6 +54,5 @@ fn declarations(core_src: &Path, api_js: &Path) -> Result<String, Vec<String>> {
             api_js.display()
         )]);
     }
-    let core = dts::Crate::read(core_src)?;
-    dts::generate(&core, &functions, &dts::entries())
+    dts::generate(&dts::schemas(), &functions)
 }

@@ -5,9 +5,12 @@
 //! [`TABLE`] names each advisor once: its command, its one-line doc, its entry point (whose request and
 //! report types follow). The npm package's functions and declarations and the Python wheel's functions,
 //! keywords, signatures and stubs are read from it and (feature `schema`) from [`request_schema`], the
-//! JSON schema of the request struct (schemars, which honours serde's attributes).
+//! JSON schema of the request struct (schemars, which honours serde's attributes); the npm package's
+//! TypeScript types from the request's and [`report_schema`]'s (`Advisor::schemas_in`).
 
 use chrono::{DateTime, Utc};
+#[cfg(feature = "schema")]
+use schemars::{Schema, SchemaGenerator};
 #[cfg(feature = "schema")]
 use serde::de;
 
@@ -16,9 +19,9 @@ use crate::request::FILE_INPUTS;
 use crate::request::{RequestError, answer_json};
 
 /// One advisor as the surfaces that speak JSON reach it: its command name, its one-line doc, whether the
-/// libraries offer it, its entry point over JSON and (feature `schema`) its request's JSON schema. Each is
-/// a row of [`TABLE`], written once by [`advisor!`]: the npm package's functions and declarations and the
-/// Python wheel's functions, keywords, signatures and stubs are read from it.
+/// libraries offer it, its entry point over JSON and (feature `schema`) its request's and report's JSON
+/// schemas. Each is a row of [`TABLE`], written once by [`advisor!`]: the npm package's functions and
+/// declarations and the Python wheel's functions, keywords, signatures and stubs are read from it.
 pub struct Advisor {
     /// The CLI command (`worth-gpu`): the JavaScript function is its camelCase, the Python one its snake_case.
     pub command: &'static str,
@@ -30,10 +33,37 @@ pub struct Advisor {
     answer: fn(&str, DateTime<Utc>) -> Result<String, RequestError>,
     #[cfg(feature = "schema")]
     schema: fn() -> serde_json::Value,
-    /// The Rust paths of its request and report types (`kgadvise_core::quota::cap::CapRequest`): the npm
-    /// package's declarations are written from them (js/build.rs).
     #[cfg(feature = "schema")]
-    pub types: fn() -> (&'static str, &'static str),
+    report_schema: fn() -> serde_json::Value,
+    /// The schemas of its request (in the first generator) and its report (in the second).
+    #[cfg(feature = "schema")]
+    schemas: fn(&mut SchemaGenerator, &mut SchemaGenerator) -> (Schema, Schema),
+}
+
+#[cfg(feature = "schema")]
+impl Advisor {
+    /// The schemas of its request and its report in the generators of [`schema_generators`]: each a
+    /// `$ref` into its generator's definitions (`definitions()`), which hold every type the request or
+    /// report reaches, shared with the other advisors' (the npm package's declarations, js/build.rs).
+    pub fn schemas_in(
+        &self,
+        requests: &mut SchemaGenerator,
+        reports: &mut SchemaGenerator,
+    ) -> (Schema, Schema) {
+        (self.schemas)(requests, reports)
+    }
+}
+
+/// The generators of the schemas (JSON Schema draft 2020-12): requests as serde reads them (the
+/// deserialize contract: a field with a default may be left out), reports as serde writes them (the
+/// serialize contract: every field is there unless it is skipped when empty, an `Option` as `null`).
+#[cfg(feature = "schema")]
+pub fn schema_generators() -> (SchemaGenerator, SchemaGenerator) {
+    let settings = schemars::generate::SchemaSettings::draft2020_12;
+    (
+        settings().for_deserialize().into_generator(),
+        settings().for_serialize().into_generator(),
+    )
 }
 
 /// The schema of the request an entry point takes, for deserialisation (what serde reads), with its keys
@@ -42,11 +72,7 @@ pub struct Advisor {
 fn schema_of<Q: schemars::JsonSchema + de::DeserializeOwned, R>(
     _: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
 ) -> serde_json::Value {
-    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
-        .for_deserialize()
-        .into_generator()
-        .into_root_schema_for::<Q>()
-        .to_value();
+    let mut schema = schema_generators().0.into_root_schema_for::<Q>().to_value();
     if let Some(schema) = schema.as_object_mut() {
         let keys = field_order::<Q>().iter().map(|k| (*k).into()).collect();
         schema.insert("x-order".into(), serde_json::Value::Array(keys));
@@ -85,12 +111,22 @@ fn field_order<Q: de::DeserializeOwned>() -> &'static [&'static str] {
     fields
 }
 
-/// The Rust paths of an entry point's request and report types.
+/// The schema of the report an entry point gives, for serialisation (what serde writes).
 #[cfg(feature = "schema")]
-fn types_of<Q, R>(
+fn report_schema_of<Q, R: schemars::JsonSchema>(
     _: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
-) -> (&'static str, &'static str) {
-    (std::any::type_name::<Q>(), std::any::type_name::<R>())
+) -> serde_json::Value {
+    schema_generators().1.into_root_schema_for::<R>().to_value()
+}
+
+/// An entry point's request and report schemas in the two generators of [`schema_generators`].
+#[cfg(feature = "schema")]
+fn schemas_of<Q: schemars::JsonSchema, R: schemars::JsonSchema>(
+    _: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
+    requests: &mut SchemaGenerator,
+    reports: &mut SchemaGenerator,
+) -> (Schema, Schema) {
+    (requests.subschema_for::<Q>(), reports.subschema_for::<R>())
 }
 
 /// A row of [`TABLE`]: command, one-line doc, entry point (its request and report types follow from it).
@@ -107,7 +143,9 @@ macro_rules! advisor {
             #[cfg(feature = "schema")]
             schema: || schema_of($entry),
             #[cfg(feature = "schema")]
-            types: || types_of($entry),
+            report_schema: || report_schema_of($entry),
+            #[cfg(feature = "schema")]
+            schemas: |requests, reports| schemas_of($entry, requests, reports),
         }
     };
 }
@@ -226,6 +264,14 @@ pub fn request_schema(command: &str) -> Option<serde_json::Value> {
         }
     }
     Some(schema)
+}
+
+/// The JSON schema (draft 2020-12, as serde writes the report) of `command`'s report, from its report
+/// type: keys, types and doc comments; a key is `required` unless the report leaves it out when empty.
+#[cfg(feature = "schema")]
+pub fn report_schema(command: &str) -> Option<serde_json::Value> {
+    let advisor = TABLE.iter().find(|advisor| advisor.command == command)?;
+    Some((advisor.report_schema)())
 }
 
 /// Every advisor reached by command name: `request` is its JSON request, the answer its report as JSON

@@ -37,6 +37,7 @@ pub struct ExplainRequest {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Explanation {
     pub schema: &'static str,
     pub rule: String,
@@ -61,6 +62,7 @@ impl Report for Explanation {
 
 /// One ID of the list, with its kind (`rule`, `matrix cell`, `threshold`...).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ListedId {
     pub kind: &'static str,
     pub rule: String,
@@ -69,6 +71,7 @@ pub struct ListedId {
 /// Every ID of the rule book, sorted. (The fields are in the order `kgadvise explain --list --json`
 /// has always printed them.)
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IdList {
     pub findings: Vec<Finding>,
     pub rules: Vec<ListedId>,
@@ -87,6 +90,7 @@ impl Report for IdList {
 
 /// docs/rules.md.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RulesMarkdown {
     pub schema: &'static str,
     pub markdown: String,
@@ -95,6 +99,7 @@ pub struct RulesMarkdown {
 
 /// What `kgadvise explain` answers: one explanation, the list of IDs, or the Markdown of every rule.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ExplainReport {
     Entry(Explanation),

@@ -169,30 +169,33 @@ mod tests {
         assert_eq!(advisors().split(',').collect::<Vec<_>>(), advisor_names());
     }
 
-    fn core_sources() -> dts::Crate {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src");
-        dts::Crate::read(&src).unwrap_or_else(|e| panic!("{}", e.join("\n")))
-    }
-
-    /// Every report and request type of core, answered by `advise_json` yet or not, can be declared:
-    /// an advisor that lands with a type the generator cannot read fails here, not in the npm build.
+    /// Every advisor of core's table, the CLI's alone (`bench`) too, is declared from its schemas: an
+    /// advisor that lands with a type the writer cannot read fails here, not in the npm build.
     #[test]
     fn every_report_and_request_of_core_is_declared() {
-        let core = core_sources();
-        for (suffix, input) in [("Report", false), ("Request", true)] {
-            let text = dts::declare_all(&core, suffix, input)
-                .unwrap_or_else(|e| panic!("{suffix}: {}", e.join("\n")));
-            assert!(text.contains(&format!("Cap{suffix}")), "{text}");
-        }
+        let schemas = dts::schemas();
+        let functions: Vec<dts::Function> = schemas
+            .entries
+            .iter()
+            .map(|e| dts::Function {
+                js: e.command.replace('-', "_"),
+                command: e.command.clone(),
+            })
+            .collect();
+        let text =
+            dts::generate(&schemas, &functions).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+        assert!(
+            text.contains("export function bench(request?: Input<BenchRequest>): BenchReport;"),
+            "{text}"
+        );
+        assert!(!text.contains(": never"), "{text}");
     }
 
     #[test]
     fn the_declarations_follow_serde() {
-        let core = core_sources();
         let functions = dts::functions_of_api(include_str!("../../npm/index.js"));
         assert_eq!(functions.len(), 16, "{functions:?}");
-        let entries = dts::entries();
-        let text = dts::generate(&core, &functions, &entries)
+        let text = dts::generate(&dts::schemas(), &functions)
             .unwrap_or_else(|e| panic!("{}", e.join("\n")));
         // Requests: camelCase keys, every field optional (serde(default)); `set` takes both forms.
         assert!(
@@ -201,14 +204,26 @@ mod tests {
         );
         assert!(text.contains("  foldHours?: number | null;"), "{text}");
         assert!(text.contains("  tpu?: boolean;"), "{text}");
+        assert!(text.contains("  set?: Overrides;"), "{text}");
         assert!(
-            text.contains("  set?: string[] | { [name: string]: number };"),
+            text.contains("export type Overrides = string[] | { [key: string]: number } | null;"),
             "{text}"
         );
-        // Reports: the Rust names, integers as numbers, enums as their serde names.
+        // Reports: the Rust names, integers as numbers, enums as their serde names, an `Option` as
+        // `| null` unless serde leaves the key out.
         assert!(text.contains("  timeout_seconds: number;"), "{text}");
         assert!(
             text.contains("export type Severity = \"error\" | \"warning\" | \"info\";"),
+            "{text}"
+        );
+        assert!(text.contains("  platform_name: string | null;"), "{text}");
+        assert!(text.contains("  fold_plan?: FoldPlan;"), "{text}");
+        // Field docs become JSDoc (the keys keep the struct's order in build.rs's declarations alone:
+        // `preserve_order` is on for the build-dependency, not here).
+        assert!(
+            text.contains(
+                "   * Signed per-fold gain (positive = the idea is better).\n   */\n  gain: number;"
+            ),
             "{text}"
         );
         // An advisor core does not answer yet gets the generic types.
@@ -222,5 +237,96 @@ mod tests {
             );
             assert!(text.contains(&generic), "{text}");
         }
+    }
+
+    fn entry(command: &str, request: serde_json::Value, report: serde_json::Value) -> dts::Entry {
+        dts::Entry {
+            command: command.into(),
+            summary: format!("The {command} advisor."),
+            library: true,
+            request,
+            report,
+        }
+    }
+
+    fn defs(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        value.as_object().cloned().unwrap()
+    }
+
+    /// The writer on schemas as schemars writes them: named types, optional keys, unions, maps, a
+    /// request's type named as a different report type, and an advisor `npm/index.js` has not yet.
+    #[test]
+    fn the_writer_reads_what_schemars_writes() {
+        let schemas = dts::Schemas {
+            entries: vec![entry(
+                "x",
+                serde_json::json!({"$ref": "#/$defs/Kind"}),
+                serde_json::json!({"$ref": "#/$defs/XReport"}),
+            )],
+            requests: defs(serde_json::json!({
+                "Kind": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}},
+            })),
+            reports: defs(serde_json::json!({
+                "XReport": {
+                    "description": "The report.",
+                    "type": "object",
+                    "properties": {
+                        "kind": {"$ref": "#/$defs/Kind", "description": "Its kind."},
+                        "maybe": {"anyOf": [{"$ref": "#/$defs/Kind"}, {"type": "null"}]},
+                        "left-out": {"type": ["number", "null"]},
+                        "map": {"type": "object", "additionalProperties": {"type": "boolean"}},
+                        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}]},
+                    },
+                    "required": ["kind", "maybe", "map", "pair"],
+                },
+                "Kind": {"oneOf": [
+                    {"type": "string", "enum": ["a", "b"]},
+                    {"const": "c", "description": "The third."},
+                ]},
+                "Finding": {"type": "object", "properties": {"rule": {"type": "string"}}, "required": ["rule"]},
+            })),
+            finding: serde_json::json!({"$ref": "#/$defs/Finding"}),
+        };
+        let functions = dts::functions_of_api(
+            "export const x = advisor('x');\nexport const later = advisor('later');\n",
+        );
+        let text =
+            dts::generate(&schemas, &functions).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+        for expected in [
+            "export function x(request?: Input<KindInput>): XReport;",
+            "export function later(request?: Input<AdvisorRequest>): AdvisorReport;",
+            "  findings: Finding[];",
+            "/**\n * The report.\n */\nexport interface XReport {",
+            "  /**\n   * Its kind.\n   */\n  kind: Kind;",
+            "  maybe: Kind | null;",
+            "  \"left-out\"?: number;",
+            "  map: { [key: string]: boolean };",
+            "  pair: [string, number];",
+            "export type Kind = \"a\" | \"b\" | \"c\";",
+            "export interface KindInput {\n  n?: number | null;\n}",
+        ] {
+            assert!(text.contains(expected), "{expected}\n---\n{text}");
+        }
+        // What it cannot read is an error naming the type, and so is a library advisor without a
+        // function in npm/index.js.
+        let errors = dts::generate(&schemas, functions.get(1..).unwrap_or_default()).unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("core answers `x` but npm/index.js has no function")),
+            "{errors:?}"
+        );
+        let mut broken = schemas;
+        broken.reports.insert(
+            "XReport".into(),
+            serde_json::json!({"type": "object", "properties": {"odd": {"not": {}}}}),
+        );
+        let errors = dts::generate(&broken, &functions).unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("XReport.odd: the keyword `not` is not supported")),
+            "{errors:?}"
+        );
     }
 }

@@ -39,6 +39,7 @@ pub struct BenchHistoryRequest {
 
 /// One record of the history as shown.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HistoryEntry {
     pub name: String,
     pub time: String,
@@ -68,6 +69,7 @@ impl HistoryEntry {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HistoryReport {
     pub schema: &'static str,
     pub name: Option<String>,

@@ -23,7 +23,11 @@ use crate::text::decimal::parse_f64;
 /// The three bench rates in samples/s (CE §2), as passed by flags or printed by the command in a
 /// `KGADVISE_RATES data=… compute=… loop=…` line.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "BenchRates")
+)]
 pub struct Rates {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<f64>,
@@ -100,6 +104,7 @@ pub struct BenchRecord {
 
 /// A setting of a command: a flag (`--batch-size`) or an environment variable (`env:AMP`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Change {
     pub setting: String,
     pub before: Option<String>,
@@ -237,6 +242,7 @@ pub fn speedup(reference_wall_s: f64, current_wall_s: f64) -> Option<f64> {
 
 /// A line of the history file that could not be read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LineProblem {
     pub line: usize,
     pub message: String,

@@ -69,6 +69,7 @@ pub struct MeasuredRun {
 
 /// One run of a bench, as reported.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BenchRun {
     pub command: String,
     pub wall_s: f64,
@@ -87,6 +88,7 @@ pub struct BenchRun {
 
 /// The same command run on the CPU and on the GPU in one bench (KB005): the GPU run's speed-up.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GpuVsCpu {
     /// The CPU run (1-based, as the runs are numbered in the answer).
     pub cpu_run: usize,
@@ -98,6 +100,7 @@ pub struct GpuVsCpu {
 
 /// `kgadvise bench --run ...`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BenchReport {
     pub schema: &'static str,
     pub name: String,

@@ -92,6 +92,7 @@ impl Verdict {
 
 /// The three bench rates, samples/s (CE §2).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rates {
     pub data_rate: Option<f64>,
     pub compute_rate: Option<f64>,
@@ -141,6 +142,7 @@ pub(crate) struct Settings {
 /// One GPU's summary (cli.md keys: index, name, samples, util_mean, util_p10, util_p90, mem_peak_mib,
 /// mem_total_mib).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GpuReport {
     pub index: u32,
     pub name: Option<String>,
@@ -166,6 +168,7 @@ pub struct GpuReport {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DiagnoseReport {
     pub schema: &'static str,
     /// The formats read (`csv`, `table`, `dmon`, `query-text`, `query-xml`).

@@ -16,6 +16,7 @@ const EXPECTED: &str = "`KGADVISE_DIAGNOSIS ` and one JSON object (verdicts, gpu
 
 /// The diagnosis a watch ended with, as its line carries it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct WatchDiagnosis {
     /// Verdict identifiers, fix first.
@@ -34,6 +35,7 @@ pub struct WatchDiagnosis {
 
 /// One GPU of the diagnosis, in short.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct WatchGpu {
     pub index: u32,

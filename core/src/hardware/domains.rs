@@ -40,6 +40,7 @@ pub struct DefaultsRequest {
 
 /// A default left out on this platform, with the reason and the matrix entry that gave it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DroppedDefault {
     pub text: String,
     pub reason: String,
@@ -48,6 +49,7 @@ pub struct DroppedDefault {
 
 /// `kgadvise defaults DOMAIN [--platform P]`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DefaultsReport {
     pub schema: &'static str,
     pub domain: String,

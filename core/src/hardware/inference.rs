@@ -55,6 +55,11 @@ pub struct InferenceRequest {
 
 /// Where the expected run time lands against the limit and the margin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "HardwareBudget")
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Budget {
     /// At most the limit less the margin.
@@ -76,6 +81,7 @@ impl Budget {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct InferenceReport {
     pub schema: &'static str,
     /// `keeps-margin`, `thin-margin` or `over-limit`.

@@ -35,6 +35,7 @@ pub struct MatrixRequest {
 
 /// One matrix cell as answered: `support` is `yes|no|partial|n/a`, `note` the seed's condition.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CellAnswer {
     pub platform: String,
     pub platform_name: String,
@@ -49,6 +50,7 @@ pub struct CellAnswer {
 
 /// A Kaggle machine shape and its status.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ShapeAnswer {
     pub machine_shape: String,
     pub accelerator: crate::rulebook::AcceleratorKind,
@@ -62,6 +64,7 @@ pub struct ShapeAnswer {
 
 /// `kgadvise matrix`: one cell (both filters), or a filtered/whole table with the shapes' status.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum MatrixReport {
     Cell {
@@ -96,6 +99,7 @@ impl Report for MatrixReport {
 
 /// A note of the rules shown beside an answer: advice a seed gives in words, with its source.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NoteAnswer {
     pub id: String,
     pub title: String,

@@ -35,6 +35,7 @@ pub struct WorthGpuRequest {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Choice {
     #[serde(rename = "gpu")]
     Gpu,
@@ -55,6 +56,7 @@ impl Choice {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WorthGpuReport {
     pub schema: &'static str,
     pub task: String,

@@ -9,6 +9,7 @@ const PARTS_NAMED: usize = 3;
 
 /// One big part of the code file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CodePart {
     /// "cell 12 (code)" or "line 40".
     pub part: String,
@@ -19,6 +20,7 @@ pub struct CodePart {
 
 /// The analysis of a code file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CodeAnalysis {
     pub bytes: u64,
     /// True when the file parsed as a Jupyter notebook.

@@ -45,6 +45,7 @@ const API_MARKERS: &[&str] = &[
 
 /// What went wrong with one field; each becomes a finding of the check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FieldProblem {
     pub field: String,
     pub kind: ProblemKind,
@@ -52,6 +53,7 @@ pub struct FieldProblem {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemKind {
     /// A boolean that is neither a JSON bool nor "true"/"false" (KM005).
@@ -62,6 +64,7 @@ pub enum ProblemKind {
 
 /// The metadata as Kaggle's CLI would see it. `None` = absent (or JSON null).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KernelMetadata {
     pub id: Option<String>,
     pub id_no: Option<i64>,

@@ -65,6 +65,7 @@ pub enum CapInput {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CapReport {
     pub schema: &'static str,
     /// `own-kernel` or `full-cv`.

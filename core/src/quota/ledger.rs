@@ -16,6 +16,7 @@ use crate::text::when::rfc3339;
 
 /// How an in-flight run holds its cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Holding {
     /// Running: the hours it ran before the figure was read are in the figure already.
@@ -29,6 +30,7 @@ pub enum Holding {
 
 /// What one in-flight run holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Reservation {
     pub kernel: String,
     pub accelerator: &'static str,

@@ -25,6 +25,7 @@ use crate::text::when::{DateRole, display_utc, parse_time, rfc3339};
 pub const PLAN_SCHEMA: &str = "kgadvise.plan/1";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     Exploration,
@@ -88,6 +89,7 @@ pub struct PlanRequest {
 
 /// `kgadvise plan`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlanReport {
     pub schema: &'static str,
     pub now: String,

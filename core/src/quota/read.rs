@@ -17,6 +17,7 @@ use crate::text::when::{DateRole, parse_time};
 
 /// The forms a quota comes in, as auto-detected by [`read_quota`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum QuotaForm {
     /// `kaggle quota` (default table, columns padded with trailing blanks).

@@ -121,6 +121,7 @@ impl<'a> QuotaText<'a> {
 /// One accelerator's quota as planned on (contract keys: used, remaining, total, reserved, plannable,
 /// refresh_at).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct QuotaState {
     pub used: f64,
     pub remaining: f64,
@@ -147,6 +148,7 @@ pub struct QuotaState {
 
 /// `kgadvise quota`: the state of both quotas.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct QuotaReport {
     pub schema: &'static str,
     pub form: QuotaForm,

@@ -16,6 +16,7 @@ use crate::text::when::{DateRole, parse_time, rfc3339};
 pub const TPU_SCHEMA: &str = "kgadvise.tpu/1";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum TpuChoice {
     Gpu,
@@ -65,6 +66,7 @@ pub struct TpuRequest {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TpuReport {
     pub schema: &'static str,
     pub now: String,

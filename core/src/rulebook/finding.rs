@@ -10,6 +10,7 @@ pub use crate::rulebook::Severity;
 /// `{rule, severity, title, evidence, fix}`: the contract of every answer (spec §13).
 /// `rule` is a stable ID that `kgadvise explain` documents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     pub rule: String,
     pub severity: Severity,

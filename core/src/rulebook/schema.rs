@@ -24,6 +24,7 @@ pub type List<T> = Cow<'static, [T]>;
 /// How much a finding matters. Exit code 1 of the CLI means "at least one `Error`".
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -53,6 +54,7 @@ impl std::fmt::Display for Severity {
 /// types and the orphan rule allows none there): it is baked as `AsOf::ymd(2026, 11, 5)`, a const fn,
 /// so no date parser is in the wasm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct AsOf(NaiveDate);
 
@@ -181,6 +183,7 @@ pub struct Capability {
 /// A matrix cell's support value (cli.md identifiers).
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 pub enum Support {
     #[serde(rename = "yes")]
     Yes,
@@ -225,6 +228,7 @@ pub struct Cell {
 /// What Kaggle does with a `machine_shape` value (spec §1).
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ShapeStatus {
     Available,
@@ -252,6 +256,7 @@ impl ShapeStatus {
 
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum AcceleratorKind {
     Gpu,
@@ -323,6 +328,7 @@ pub struct Domain {
 
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(all(feature = "schema", kgadvise_lib), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Template {
     pub id: Text,

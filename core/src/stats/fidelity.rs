@@ -23,6 +23,7 @@ use crate::text::number::{fixed, shortest};
 pub const FIDELITY_SCHEMA: &str = "kgadvise.fidelity/1";
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IdeaOut {
     pub idea: String,
     pub screen_gain: f64,
@@ -31,6 +32,7 @@ pub struct IdeaOut {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FidelityReport {
     pub schema: &'static str,
     /// Ideas with both gains (the ones judged).

@@ -9,6 +9,7 @@ use crate::hardware::UnknownId;
 pub const LOGLOSS_EPS: f64 = 1e-15;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
     Rmse,

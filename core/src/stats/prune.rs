@@ -200,6 +200,7 @@ pub struct PruneRequest {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum PruneDecision {
     Prune,
@@ -210,6 +211,7 @@ pub enum PruneDecision {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PruneReport {
     pub schema: &'static str,
     pub prune: bool,

@@ -60,6 +60,7 @@ pub struct Sample<'a> {
 
 /// A line that could not be (fully) read: its number (1-based) and what was expected.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Diagnostic {
     pub line: usize,
     pub message: String,

@@ -84,6 +84,7 @@ pub struct CheckRequest {
 
 /// The accelerator a push asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Accelerator {
     Gpu,
@@ -103,6 +104,7 @@ impl Accelerator {
 
 /// `kgadvise check` (cli.md): `ok`, `machine_shape` as Kaggle will store it, `code_file_bytes`, findings.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckReport {
     pub schema: &'static str,
     /// The metadata file checked, as given.

@@ -64,6 +64,7 @@ pub struct CollectRequest {
 
 /// What became of one fold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FoldOutcome {
     Done,
@@ -78,6 +79,7 @@ pub enum FoldOutcome {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FoldSummary {
     pub fold: String,
     pub outcome: FoldOutcome,
@@ -89,6 +91,7 @@ pub struct FoldSummary {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct JobSummary {
     pub name: String,
     pub complete: Option<bool>,
@@ -97,6 +100,7 @@ pub struct JobSummary {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GpuUtil {
     pub index: String,
     pub util_mean: Option<f64>,
@@ -108,6 +112,7 @@ pub struct GpuUtil {
 
 /// `kgadvise collect` (cli.md): `findings`, `cost_per_fold_hours`, `quota_hours_per_fold`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CollectReport {
     pub schema: &'static str,
     pub input: String,

@@ -42,6 +42,7 @@ const GPU_OOM: [&str; 3] = [
 
 /// What Kaggle's status says of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum KernelOutcome {
     /// Waiting for a session (a TPU job waits 10-24 h).
@@ -109,6 +110,7 @@ impl KernelOutcome {
 
 /// A kernel's session as its status and log tell it (`collect` without kg_run.json).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionSummary {
     /// The kernel as `kaggle kernels status` echoed it (`owner/slug`, or a bare slug).
     pub kernel: Option<String>,

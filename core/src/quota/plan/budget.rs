@@ -22,6 +22,7 @@ pub struct FoldCost {
 /// What a week's hours are for, from the final reserve itself (taken from the last weeks backwards): the
 /// same split the plan's sentence makes, so a week it counts in "explore with" is never drawn as kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum WeekRole {
     /// Every hour of the week is exploration.
@@ -57,6 +58,7 @@ impl WeekRole {
 
 /// One week of the breakdown (for the web chart).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WeekBudget {
     pub start: String,
     pub end: String,
@@ -73,6 +75,7 @@ pub struct WeekBudget {
 
 /// One accelerator's budget until the deadline (contract keys for the GPU; the TPU has the same).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Budget {
     pub accelerator: &'static str,
     pub plannable_now: f64,
@@ -88,6 +91,7 @@ pub struct Budget {
 
 /// The exploration budget in screens and promotions.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FoldPlan {
     pub fold_hours: f64,
     pub folds: u32,

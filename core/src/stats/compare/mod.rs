@@ -114,6 +114,7 @@ pub struct CompareRequest {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Promote,
@@ -132,6 +133,7 @@ impl Decision {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FoldDetail {
     pub fold: String,
     pub rows: usize,
@@ -143,6 +145,7 @@ pub struct FoldDetail {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareReport {
     pub schema: &'static str,
     pub metric: Metric,
