@@ -40,10 +40,10 @@ pub struct Args {
     #[arg(long, value_name = "ID,...", value_delimiter = ',')]
     pub running_kernels: Vec<String>,
     /// GPU hours you can still plan this week (kgadvise quota). A TPU push is not judged on them.
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub plannable: Option<f64>,
     /// TPU hours you can still plan this week (the TPU quota is separate).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub plannable_tpu: Option<f64>,
     /// A quota file of any form `kgadvise quota` reads (kaggle quota output, API payload, kgkit cache):
     /// its plannable GPU hours (TPU hours for a TPU push) are compared with the cap. --plannable and

@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub test_items: u64,
     /// The competition's run-time limit, hours.
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub limit_hours: f64,
     /// Seconds outside the per-item loop: installing wheels, loading models, reading the test.
     #[arg(long, value_name = "S")]

@@ -26,22 +26,22 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "gpu_remaining")]
     pub quota: Option<String>,
     /// GPU hours remaining now (instead of --quota).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub gpu_remaining: Option<f64>,
     /// TPU hours remaining now (plans the TPU too).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub tpu_remaining: Option<f64>,
     /// The next reset (refreshAt of `kaggle quota`); default: the facts' weekly reset.
     #[arg(long, value_name = "T")]
     pub refresh_at: Option<String>,
     /// GPU hours held by running sessions (subtracted: plannable = remaining - reserved).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub reserved: Option<f64>,
     /// kgkit's runs log: in-flight runs reserve hours.
     #[arg(long, value_name = "FILE")]
     pub runs: Option<String>,
     /// Measured cost of one fold, hours on one GPU.
-    #[arg(long, value_name = "C", requires = "folds", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "C", requires = "folds", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub fold_hours: Option<f64>,
     /// Folds of a full CV run.
     #[arg(long, value_name = "K", requires = "fold_hours")]
@@ -53,7 +53,7 @@ pub struct Args {
     #[arg(long)]
     pub live: bool,
     /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub weekly_hours: Option<f64>,
     #[command(flatten)]
     pub client: crate::kaggle_client::LoopArgs,

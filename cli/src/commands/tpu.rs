@@ -19,16 +19,16 @@ The default queue, start-up and speed-up are the rules' facts: kgadvise explain 
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// Wall time of the job on a T4 x2 session, hours.
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub t4_hours: f64,
     /// GPU hours plannable now (default: from --quota, else assumed sufficient).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub gpu_plannable: Option<f64>,
     /// TPU queue wait, hours (default: the facts' typical wait).
-    #[arg(long, value_name = "Q", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "Q", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub queue_hours: Option<f64>,
     /// TPU hours remaining this week (default: from --quota, else the weekly TPU hours of the facts).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
+    #[arg(long, value_name = "H", value_parser = kgadvise_core::text::hours::parse_hours)]
     pub tpu_remaining: Option<f64>,
     /// The next reset (default: from --quota, else the facts' weekly reset).
     #[arg(long, value_name = "T")]
