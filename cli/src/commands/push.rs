@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use kgadvise_core::kaggle_loop::push::{PushRequest, push};
+use kgadvise_core::kernel::CheckRequest;
 
 use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit};
@@ -48,7 +49,7 @@ pub struct Args {
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
-    let folder = super::check::read_kernel_folder(&args.dir, global)?;
+    let folder = super::check::read_kernel_folder(&args.dir, CheckRequest::default(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let runs = super::status::recheck_runs(&kaggle, &state, &[], global)?;
     let quota = super::quota::live_reading(&args.client, &state, Some(runs.clone()), global)?;
