@@ -161,8 +161,8 @@ impl CliError {
     }
 }
 
-impl From<kgadvise_cli::nvidia_smi::NotStarted> for CliError {
-    fn from(e: kgadvise_cli::nvidia_smi::NotStarted) -> CliError {
+impl From<crate::nvidia_smi::NotStarted> for CliError {
+    fn from(e: crate::nvidia_smi::NotStarted) -> CliError {
         CliError::usage(e.message)
     }
 }
