@@ -11,8 +11,8 @@ use kgadvise_core::rulebook::finding::has_errors;
 use kgadvise_core::rulebook::report::Report;
 use kgadvise_core::text::number::shortest;
 use kgadvise_core::text::when::{DateRole, parse_time};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::Serialize;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// Flags every subcommand accepts.
 #[derive(Debug, clap::Args)]
@@ -224,7 +224,12 @@ pub fn share<R: Serialize + Default>(global: &Global, page: &str, typed: &R) {
     for (key, value) in share_pairs(typed) {
         query.append_pair(&key, &value);
     }
-    if let Some(now) = global.now.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+    if let Some(now) = global
+        .now
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+    {
         query.append_pair("now", now);
     }
     let url = format!("{}?{}", base.trim_end_matches('?'), query.finish());
@@ -238,15 +243,20 @@ pub fn share<R: Serialize + Default>(global: &Global, page: &str, typed: &R) {
 /// The request's top-level fields that are set, not blank and not their default, as URL key and text;
 /// `now` and `set` are left to the caller.
 fn share_pairs<R: Serialize + Default>(typed: &R) -> Vec<(String, String)> {
-    let (Some(fields), Some(defaults)) = (FieldsInOrder::of(typed), FieldsInOrder::of(&R::default()))
-    else {
+    use serde_json::Value;
+    let (Ok(Value::Object(fields)), Ok(Value::Object(defaults))) = (
+        serde_json::to_value(typed),
+        serde_json::to_value(R::default()),
+    ) else {
         return Vec::new();
     };
-    fields
-        .0
+    keys_in_order(typed)
         .into_iter()
-        .filter(|(key, value)| key != "now" && key != "set" && !defaults.0.contains(&(key.clone(), value.clone())))
-        .filter_map(|(key, value)| Some((key, url_text(&value)?)))
+        .filter(|key| key != "now" && key != "set" && fields.get(key) != defaults.get(key))
+        .filter_map(|key| {
+            let text = url_text(fields.get(&key)?)?;
+            Some((key, text))
+        })
         .collect()
 }
 
@@ -264,32 +274,34 @@ fn url_text(value: &serde_json::Value) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-/// A struct's serialized fields in its own order (serde_json's `Map` sorts its keys).
-struct FieldsInOrder(Vec<(String, serde_json::Value)>);
-
-impl FieldsInOrder {
-    fn of<R: Serialize>(request: &R) -> Option<FieldsInOrder> {
-        let json = serde_json::to_string(request).ok()?;
-        serde_json::from_str(&json).ok()
-    }
+/// A struct's keys in its own order, as serde writes them (serde_json's `Map` sorts its keys).
+fn keys_in_order<R: Serialize>(request: &R) -> Vec<String> {
+    serde_json::to_string(request)
+        .ok()
+        .and_then(|json| serde_json::from_str::<KeysInOrder>(&json).ok())
+        .map(|keys| keys.0)
+        .unwrap_or_default()
 }
 
-impl<'de> Deserialize<'de> for FieldsInOrder {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<FieldsInOrder, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = FieldsInOrder;
+struct KeysInOrder(Vec<String>);
+
+impl<'de> Deserialize<'de> for KeysInOrder {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<KeysInOrder, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = KeysInOrder;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a request object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FieldsInOrder, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(field) = map.next_entry()? {
-                    fields.push(field);
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysInOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key()? {
+                    map.next_value::<IgnoredAny>()?;
+                    keys.push(key);
                 }
-                Ok(FieldsInOrder(fields))
+                Ok(KeysInOrder(keys))
             }
         }
-        deserializer.deserialize_map(Fields)
+        deserializer.deserialize_map(Keys)
     }
 }

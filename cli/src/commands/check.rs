@@ -210,9 +210,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
     // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache), with the runs log.
-    let no_quota = quota.is_none()
-        && args.request.plannable.is_none()
-        && args.request.plannable_tpu.is_none();
+    let no_quota =
+        quota.is_none() && args.request.plannable.is_none() && args.request.plannable_tpu.is_none();
     let implicit = if no_quota {
         super::quota::implicit_reading(&args.client, global)?
     } else {

@@ -27,7 +27,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ..args.request.clone()
     };
     // The positional domain goes unnamed: the message names it.
-    let report = domains::defaults(&request, clock()).map_err(|e| CliError::request(e, &[("domain", "")]))?;
+    let report = domains::defaults(&request, clock())
+        .map_err(|e| CliError::request(e, &[("domain", "")]))?;
     let code = emit(&report, global)?;
     crate::output::share(global, "defaults", &args.request);
     Ok(code)

@@ -51,8 +51,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         )));
     }
     if args.live {
-        let live = LiveDiagnoser::of(&super::diagnose::with_global(&args.request, global), clock())
-            .map_err(|e| CliError::request(e, &[]))?;
+        let live = LiveDiagnoser::of(
+            &super::diagnose::with_global(&args.request, global),
+            clock(),
+        )
+        .map_err(|e| CliError::request(e, &[]))?;
         let report = super::watch::sample_live(
             live,
             global,

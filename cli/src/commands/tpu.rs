@@ -37,7 +37,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|p| quota_input("tpu", p, false, args.quota_read_at.as_deref()))
         .transpose()?;
     // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache).
-    let implicit = match (&explicit, args.request.gpu_plannable, args.request.tpu_remaining) {
+    let implicit = match (
+        &explicit,
+        args.request.gpu_plannable,
+        args.request.tpu_remaining,
+    ) {
         (None, None, None) => super::quota::implicit_reading(&args.client, global)?,
         _ => None,
     };

@@ -64,8 +64,11 @@ fn shell_line(words: &[String]) -> String {
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     check_interval(args.interval_ms)?;
-    let live = LiveDiagnoser::of(&super::diagnose::with_global(&args.request, global), clock())
-        .map_err(|e| CliError::request(e, &[]))?;
+    let live = LiveDiagnoser::of(
+        &super::diagnose::with_global(&args.request, global),
+        clock(),
+    )
+    .map_err(|e| CliError::request(e, &[]))?;
     // The file and nvidia-smi first: without them the command is not started at all.
     let file = save_file(args.save.as_deref())?;
     let sampler = LiveSampler::start(args.interval_ms)?;

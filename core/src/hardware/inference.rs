@@ -31,10 +31,21 @@ pub struct InferenceRequest {
     #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub item_seconds: Option<f64>,
     /// Measured seconds per batch of the batch size's items, instead of the seconds per item.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "S", requires = "batch_size", conflicts_with = "item_seconds"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_name = "S",
+            requires = "batch_size",
+            conflicts_with = "item_seconds"
+        )
+    )]
     pub batch_seconds: Option<f64>,
     /// Items per batch of the seconds per batch.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "N", requires = "batch_seconds"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "N", requires = "batch_seconds")
+    )]
     pub batch_size: Option<u32>,
     /// Items in the hidden test set (required).
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]

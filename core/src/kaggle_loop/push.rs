@@ -46,7 +46,10 @@ pub struct PushRequest {
     #[cfg_attr(feature = "cli", arg(skip))]
     pub quota_read_at: Option<String>,
     /// The cap in hours: -t = these hours.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "H", conflicts_with = "measured"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "H", conflicts_with = "measured")
+    )]
     pub hours: Option<f64>,
     /// The kernel's measured runtime in hours: -t = the cap rules' factor times it.
     #[cfg_attr(feature = "cli", arg(long, value_name = "H"))]

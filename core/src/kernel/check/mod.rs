@@ -64,7 +64,10 @@ pub struct CheckRequest {
     #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub running_cpu: Option<u32>,
     /// Kernels still queued or running (owner/slug; a /version and the case are ignored).
-    #[cfg_attr(feature = "cli", arg(long, value_name = "ID,...", value_delimiter = ','))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "ID,...", value_delimiter = ',')
+    )]
     pub running_kernels: Vec<String>,
     /// GPU hours that can still be planned this week (what kgadvise quota gives); they win over the
     /// quota reading's GPU figure. A TPU push is never judged on them: the TPU hours are separate.
