@@ -9,7 +9,10 @@ use kgadvise_core::request::{Overrides, RequestError};
 use kgadvise_core::rulebook::Thresholds;
 use kgadvise_core::rulebook::finding::has_errors;
 use kgadvise_core::rulebook::report::Report;
+use kgadvise_core::text::number::shortest;
 use kgadvise_core::text::when::{DateRole, parse_time};
+use serde::Serialize;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// Flags every subcommand accepts.
 #[derive(Debug, clap::Args)]
@@ -49,12 +52,6 @@ impl Global {
     pub fn overrides(&self) -> Overrides {
         Overrides(self.set.clone())
     }
-}
-
-/// An hours flag's value: a number, or with a unit as `kaggle quota` prints it (`4.5h`, `90m`); clap
-/// names the flag in the error, core says what is expected.
-pub fn hours(text: &str) -> Result<f64, String> {
-    kgadvise_core::text::hours::parse_hours(text)
 }
 
 /// The clock, for a request without `--now`: the only place kgadvise reads it.
@@ -164,8 +161,8 @@ impl CliError {
     }
 }
 
-impl From<kgadvise_cli::nvidia_smi::NotStarted> for CliError {
-    fn from(e: kgadvise_cli::nvidia_smi::NotStarted) -> CliError {
+impl From<crate::nvidia_smi::NotStarted> for CliError {
+    fn from(e: crate::nvidia_smi::NotStarted) -> CliError {
         CliError::usage(e.message)
     }
 }
@@ -212,25 +209,99 @@ pub fn emit_text<R: Report>(
     })
 }
 
-/// The web advisor's link for a page and its inputs (the same query keys the page reads: the request's
-/// fields, `foldHours`), printed after the
-/// answer when `--share-url` is given: on stdout with text output, on stderr with `--json` (stdout stays
-/// one JSON object).
-pub fn share(global: &Global, page: &str, params: &[(&str, Option<String>)]) {
+/// The web advisor's link to the same answer, printed after the answer when `--share-url` is given: on
+/// stdout with text output, on stderr with `--json` (stdout stays one JSON object). Its keys are the
+/// request's own (serde's names, which the page reads: `foldHours`), from `typed`, the request as the
+/// command line gave it: its fields that are set and differ from the default, in the struct's order,
+/// then `--now` (the answer's time, which the time-dependent pages read). `set` stays out, and so do the
+/// file texts: the command line never fills them (`arg(skip)`), the page takes them pasted or dropped.
+pub fn share<R: Serialize + Default>(global: &Global, page: &str, typed: &R) {
     let Some(base) = &global.share_url else {
         return;
     };
     let mut query = form_urlencoded::Serializer::new(String::new());
     query.append_pair("page", page);
-    for (key, value) in params {
-        if let Some(v) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-            query.append_pair(key, v);
-        }
+    for (key, value) in share_pairs(typed) {
+        query.append_pair(&key, &value);
+    }
+    if let Some(now) = global
+        .now
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+    {
+        query.append_pair("now", now);
     }
     let url = format!("{}?{}", base.trim_end_matches('?'), query.finish());
     if global.json {
         eprintln!("share: {url}");
     } else {
         println!("\nShare this answer: {url}");
+    }
+}
+
+/// The request's top-level fields that are set, not blank and not their default, as URL key and text;
+/// `now` and `set` are left to the caller.
+fn share_pairs<R: Serialize + Default>(typed: &R) -> Vec<(String, String)> {
+    use serde_json::Value;
+    let (Ok(Value::Object(fields)), Ok(Value::Object(defaults))) = (
+        serde_json::to_value(typed),
+        serde_json::to_value(R::default()),
+    ) else {
+        return Vec::new();
+    };
+    keys_in_order(typed)
+        .into_iter()
+        .filter(|key| key != "now" && key != "set" && fields.get(key) != defaults.get(key))
+        .filter_map(|key| {
+            let text = url_text(fields.get(&key)?)?;
+            Some((key, text))
+        })
+        .collect()
+}
+
+/// A scalar as the page's inputs read it: numbers as core prints them (`1.5`, `4`), `true`, text
+/// trimmed; no value, blank text and lists have no key.
+fn url_text(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let text = match value {
+        Value::String(s) => s.trim().to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => shortest(n.as_f64()?),
+        Value::Number(n) => n.to_string(),
+        Value::Null | Value::Array(_) | Value::Object(_) => return None,
+    };
+    (!text.is_empty()).then_some(text)
+}
+
+/// A struct's keys in its own order, as serde writes them (serde_json's `Map` sorts its keys).
+fn keys_in_order<R: Serialize>(request: &R) -> Vec<String> {
+    serde_json::to_string(request)
+        .ok()
+        .and_then(|json| serde_json::from_str::<KeysInOrder>(&json).ok())
+        .map(|keys| keys.0)
+        .unwrap_or_default()
+}
+
+struct KeysInOrder(Vec<String>);
+
+impl<'de> Deserialize<'de> for KeysInOrder {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<KeysInOrder, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = KeysInOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a request object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysInOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key()? {
+                    map.next_value::<IgnoredAny>()?;
+                    keys.push(key);
+                }
+                Ok(KeysInOrder(keys))
+            }
+        }
+        deserializer.deserialize_map(Keys)
     }
 }

@@ -19,20 +19,26 @@ pub const RULES_MARKDOWN_SCHEMA: &str = "kgadvise.rules-markdown/1";
 /// documentation of every finding rule as Markdown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExplainRequest {
-    /// A rule code (`KH001`, in any case) or an entry ID (`matrix.bf16.t4x2`, `shape.TpuV5E8`,
-    /// `threshold.*`, `fact.*`). Required unless `list` or `allMarkdown` is set.
+    /// A rule code (KH001, in any case) or an entry ID (matrix.bf16.t4x2, shape.TpuV5E8, threshold.*,
+    /// fact.*); required unless every ID is listed or every rule written as Markdown.
+    #[cfg_attr(feature = "cli", arg(value_name = "RULE", required_unless_present_any = ["list", "all_markdown"]))]
     pub id: Option<String>,
     /// Every rule and entry ID with its kind, instead of one explanation.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub list: bool,
     /// The documentation of every finding rule as Markdown (docs/rules.md), instead of one explanation.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub all_markdown: bool,
     /// The time of the answer (RFC 3339 or a date); checked like every request's, though the
     /// documentation does not depend on it.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides; checked like every request's.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

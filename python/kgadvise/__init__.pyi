@@ -64,9 +64,8 @@ def matrix(
 ) -> Report:
     """What runs where: one cell of the hardware matrix, or the whole table.
 
-    ``platform``: Platform key: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`, `windows` or `linux` (default: every
-    platform).
-    ``capability``: Capability key: `fp16-amp`, `bf16`, `torch-compile`, ... (default: every capability).
+    ``platform``: Platform identifier: t4x2, p100, tpu-v5e-8, cpu, windows or linux (default: every platform).
+    ``capability``: Capability identifier: fp16-amp, bf16, torch-compile, ... (default: every capability).
     ``now``: The time of the answer, for the age of the matrix entries (RFC 3339 or a date; default: the
     caller's clock).
     ``set``: Threshold overrides."""
@@ -82,10 +81,10 @@ def defaults(
 ) -> Report:
     """The defaults to write for a domain, resolved for a platform.
 
-    ``domain``: Domain key (required): `images`, `text`, `llm-finetune`, `tabular`, `recsys-timeseries`,
-    `audio` or `inference`.
-    ``platform``: Platform key to resolve AMP, torch.compile, workers... for: `t4x2`, `p100`, `tpu-v5e-8`,
-    `cpu`, `windows` or `linux` (default: none, the platform-dependent items keep their conditions).
+    ``domain``: Domain identifier (required): images, text, llm-finetune, tabular, recsys-timeseries, audio or
+    inference.
+    ``platform``: Platform to resolve AMP, torch.compile, workers... for: t4x2, p100, tpu-v5e-8, cpu, windows
+    or linux (default: none, the platform-dependent items keep their conditions).
     ``cores``: CPU cores, where the platform does not fix them (local machines, TPU VMs).
     ``processes``: Training processes sharing the cores, e.g. folds in parallel (default: one per GPU on
     multi-GPU platforms, else one).
@@ -103,7 +102,7 @@ def worth_gpu(
 ) -> Report:
     """Is the GPU worth the quota for this task and data size?
 
-    ``task``: The task (required): `gbdt`, `dataframe`, `sklearn` or `deep-learning`.
+    ``task``: The task (required): gbdt, dataframe, sklearn or deep-learning.
     ``rows``: Training rows (required).
     ``refits``: How many times the model is fit in the run: folds x seeds x tuning trials, feature search,
     hill climbing.
@@ -132,8 +131,8 @@ def diagnose(
     ``compute_rate``: Compute-only rate of the bench (the step on batches already on the device), samples/s.
     ``loop_rate``: Real-loop rate of the bench, samples/s.
     ``oom``: The run hit an out-of-memory error.
-    ``fields``: The `--query-gpu` field list of a CSV without header, comma-separated
-    (`index,utilization.gpu,memory.used`).
+    ``fields``: The nvidia-smi --query-gpu field list of a CSV without header, comma-separated, e.g.
+    index,utilization.gpu,memory.used.
     ``interval_s``: Seconds between samples, for logs without timestamps.
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock): the day the rules'
     as-of dates are checked against.
@@ -155,10 +154,11 @@ def quota(
     available`, or the web UI's quota banner. A `refreshAt` without a zone is UTC.
     ``runs``: kgkit's runs log (`.kaggle-gm/gpu_runs.jsonl`) as text: its runs in flight reserve hours, and
     its runs finished since the figure was read count against it.
-    ``live``: The figure was read just now (e.g. piped from `kaggle quota`): live. Wins over `readAt`.
-    ``read_at``: When the figure was read (RFC 3339 or a date; e.g. a saved file's time); a time after `now`
-    says nothing. kgkit's `fetched_at` wins when the quota has one. Without it and without `live`, the age of
-    the figure is unknown: not live.
+    ``live``: The figure was read just now (e.g. piped from kaggle quota): live whatever its time, which it
+    wins over.
+    ``read_at``: When the figure was read (RFC 3339 or a date; default: a saved file's modification time); a
+    time after the answer's says nothing. kgkit's fetched_at wins when the quota has one. Without any, and not
+    read just now, the age of the figure is unknown: not live.
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
     ``set``: Threshold overrides."""
 
@@ -184,16 +184,17 @@ def plan(
 
     ``deadline``: The deadline: RFC 3339 or a date (a bare date ends at 23:59:00 UTC). Required.
     ``quota``: The quota as text, in any form the `quota` advisor reads (instead of `gpuRemaining`).
-    ``gpu_remaining``: GPU hours remaining now (instead of `quota`).
+    ``gpu_remaining``: GPU hours remaining now (instead of the quota).
     ``tpu_remaining``: TPU hours remaining now: plans the TPU too (replaces the quota's TPU remaining hours).
     ``refresh_at``: The next reset (refreshAt of `kaggle quota`; RFC 3339, UTC without a zone); replaces the
     quota's. Default: the facts' weekly reset.
     ``reserved``: GPU hours held by running sessions (plannable = remaining - reserved).
     ``runs``: kgkit's runs log as text: its runs in flight reserve hours.
-    ``fold_hours``: Measured cost of one fold, hours on one GPU (with `folds`).
-    ``folds``: Folds of a full-CV run (with `foldHours`).
-    ``screens_per_promotion``: One-fold screens per full-CV promotion (default: the rules' threshold).
-    ``live``: The `quota` was read just now (live).
+    ``fold_hours``: Measured cost of one fold, hours on one GPU (with the folds).
+    ``folds``: Folds of a full-CV run (with the fold hours).
+    ``screens_per_promotion``: One-fold screens per full-CV promotion (default:
+    threshold.plan.screens-per-promotion).
+    ``live``: The quota was read just now (live).
     ``read_at``: When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing).
     ``weekly_hours``: Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
@@ -213,13 +214,15 @@ def cap(
     """Session cap (`kaggle kernels push -t`) and how many resumed sessions a run needs.
 
     ``measured``: Measured runtime of a kernel of your own, hours.
-    ``fold_hours``: Measured cost of one fold on one GPU, hours (a full CV through a runner); with `tpu`, of
-    one fold on one TPU chip.
+    ``fold_hours``: Measured cost of one fold on one GPU, hours (a full CV through a runner); in a TPU
+    session, of one fold on one TPU chip.
     ``folds``: Folds of the full CV.
-    ``gpus``: GPUs running folds in parallel (default: the T4 x2's); with `tpu`, TPU chips (default: the
-    v5e-8's, one process per chip).
-    ``tpu``: A TPU session: the TPU session limit instead of the GPU one, and a full CV's rounds per chip.
-    ``factor``: Cap factor (default: the rules' factor for the kind of run).
+    ``gpus``: GPUs running folds in parallel (default: those of a T4 x2 session); in a TPU session, TPU chips
+    (default: the v5e-8's 8, one process per chip).
+    ``tpu``: A TPU session: the TPU session limit instead of the GPU one, a full CV's rounds counted per chip
+    (the fold hours are then one fold on one chip).
+    ``factor``: Cap factor (default: threshold.cap.factor for a measured kernel, threshold.cap.full-cv-factor
+    for a full CV; KQ022 says the recommended range).
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
     ``set``: Threshold overrides."""
 
@@ -238,12 +241,12 @@ def tpu(
     """TPU or GPU: both finish times and the choice.
 
     ``t4_hours``: Wall time of the job on a T4 x2 session, hours. Required.
-    ``gpu_plannable``: GPU hours plannable now (default: from `quota`, else assumed sufficient).
+    ``gpu_plannable``: GPU hours plannable now (default: from the quota given, else assumed sufficient).
     ``queue_hours``: TPU queue wait, hours (default: the facts').
-    ``tpu_remaining``: TPU hours remaining this week (default: from `quota`, else the facts' weekly TPU
-    hours).
-    ``refresh_at``: The next reset (RFC 3339, UTC without a zone; default: from `quota`, else the facts'
-    weekly reset).
+    ``tpu_remaining``: TPU hours remaining this week (default: from the quota given, else the facts' weekly
+    TPU hours).
+    ``refresh_at``: The next reset (RFC 3339, UTC without a zone; default: from the quota given, else the
+    facts' weekly reset).
     ``quota``: The quota as text, in any form the `quota` advisor reads: the GPU and TPU plannable hours and
     the reset, where not given above.
     ``quota_read_at``: When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing).
@@ -286,18 +289,17 @@ def check(
     ``running_gpu``: Batch GPU sessions already running or queued on the account.
     ``running_tpu``: Batch TPU sessions already running or queued.
     ``running_cpu``: Batch CPU sessions already running.
-    ``running_kernels``: Kernels still queued or running (`owner/slug`; a `/version` and the case are
-    ignored).
-    ``plannable``: GPU hours that can still be planned this week (what `kgadvise quota` gives); wins over the
-    `quota` reading's GPU figure. A TPU push is never judged on it: see `plannableTpu`.
-    ``plannable_tpu``: TPU hours that can still be planned this week (a separate quota); wins over the `quota`
-    reading's TPU figure.
+    ``running_kernels``: Kernels still queued or running (owner/slug; a /version and the case are ignored).
+    ``plannable``: GPU hours that can still be planned this week (what kgadvise quota gives); they win over
+    the quota reading's GPU figure. A TPU push is never judged on them: the TPU hours are separate.
+    ``plannable_tpu``: TPU hours that can still be planned this week (a separate quota); they win over the
+    quota reading's TPU figure.
     ``quota``: A quota reading in any form the quota advisor reads (`kaggle quota` output, the API payload,
     kgkit's cache): its plannable GPU hours (TPU hours for a TPU push) are compared with the cap.
     ``runs``: kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the `quota` reading.
     ``quota_read_at``: When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing): the
     runs log's reservations count from it. kgkit's `fetched_at` wins; without either, they count from `now`.
-    ``timeout_seconds``: The `-t` cap the push will use, in whole seconds.
+    ``timeout_seconds``: The -t cap the push will use, in whole seconds.
     ``code_competition``: The kernel is for a code competition (internet must be off).
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
     ``set``: Threshold overrides."""
@@ -323,8 +325,8 @@ def collect(
     ``log``: The kernel's log: the `<slug>.log` that `kaggle kernels output <owner>/<slug>` writes (JSON
     records of `stream_name`, `time` in seconds since the session started, and `data`), or plain text. Its
     times give the session's hours; its last lines are quoted when the run failed or was stopped.
-    ``timeout_seconds``: The `-t` cap the kernel was pushed with, in whole seconds: a log that ends at about
-    the cap was stopped by it.
+    ``timeout_seconds``: The -t cap the kernel was pushed with, in whole seconds: a log that ends at about the
+    cap was stopped by it.
     ``input``: What the answer calls the report (a file name, as given); default `kg_run.json`, or for a
     kernel without one the kernel its status names (`owner/slug`).
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
@@ -360,18 +362,19 @@ def compare(
     ``control_artifacts``: Instead of `control`: the control's artifacts folder, of the same form.
     ``truth``: With artifacts: the training table's CSV text, whose rows `fold<k>_idx.npy` point at (0 = its
     first data row).
-    ``truth_column``: With artifacts: the truth column of `truth` (text labels are encoded as sorted classes,
-    as kgkit does).
-    ``groups``: With artifacts: a column of `truth` holding each row's group (patients, sessions): the
-    bootstrap resamples whole groups.
-    ``fold``: Compare one fold only: the artifacts' `fold<K>` files, or the CSV rows whose `fold` is K.
-    ``metric``: The metric: `rmse`, `mae`, `logloss`, `auc` or `accuracy` (the gain is signed so that positive
-    is better).
+    ``truth_column``: With artifacts: the truth table's column of labels (text labels are encoded as sorted
+    classes, as kgkit does).
+    ``groups``: With artifacts: the truth table's column of groups (patients, sessions): the bootstrap
+    resamples whole groups.
+    ``fold``: Compare one fold only: the artifacts' fold<K> files, or the CSV rows whose fold column is K.
+    ``metric``: The metric: rmse, mae, logloss, auc or accuracy (the gain is signed so that positive is
+    better).
     ``folds``: The baseline's per-fold CV scores, for the leakage check: CSV text with a `score` column, or
     one number a line.
-    ``resamples``: Bootstrap resamples, at least 2 (default: the rules' `threshold.stats.resamples`).
+    ``resamples``: Bootstrap resamples, at least 2 (default: threshold.stats.resamples).
     ``seed``: Seed of the bootstrap's random draws (default 42): the same request gives the same answer.
-    ``threads``: Threads for the resamples (default 1); the answer does not depend on it.
+    ``threads``: Threads for the resamples (default: 1; on the command line, the CPU cores); the answer does
+    not depend on it.
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
     ``set``: Threshold overrides."""
 
@@ -391,9 +394,9 @@ def prune(
     greater_is_better, points: [{epoch, score, seconds}]}`), or a JSON list of its folds' curves.
     ``current``: The running screen's curve, one curve of the same form.
     ``margin``: Prune when the screen trails the baseline by more than this, in the metric's units (default:
-    the baseline's fold std).
-    ``min_frac``: Never prune before this fraction of the schedule, 0 to 1 (default: the rules'
-    `threshold.stats.prune-min-frac`).
+    the baseline's fold std; without either, no prune decision).
+    ``min_frac``: Never prune before this fraction of the schedule, 0 to 1 (default:
+    threshold.stats.prune-min-frac).
     ``folds``: The baseline's per-fold scores (CSV text with a `score` column, or one number a line): their
     std is the margin when the baseline is one curve.
     ``now``: The time of the answer (RFC 3339 or a date; default: the caller's clock).
@@ -422,8 +425,8 @@ def explain(
 ) -> Report:
     """Documentation of a rule (KH001) or a data entry (matrix.bf16.t4x2).
 
-    ``id``: A rule code (`KH001`, in any case) or an entry ID (`matrix.bf16.t4x2`, `shape.TpuV5E8`,
-    `threshold.*`, `fact.*`). Required unless `list` or `allMarkdown` is set.
+    ``id``: A rule code (KH001, in any case) or an entry ID (matrix.bf16.t4x2, shape.TpuV5E8, threshold.*,
+    fact.*); required unless every ID is listed or every rule written as Markdown.
     ``list``: Every rule and entry ID with its kind, instead of one explanation.
     ``all_markdown``: The documentation of every finding rule as Markdown (docs/rules.md), instead of one
     explanation.
@@ -464,8 +467,8 @@ def inference(
 
     ``item_seconds``: Measured seconds per test item (a row, an image, a text) of the whole pipeline, every
     ensemble member included.
-    ``batch_seconds``: Measured seconds per batch of `batchSize` items (instead of `itemSeconds`).
-    ``batch_size``: Items per batch of `batchSeconds`.
+    ``batch_seconds``: Measured seconds per batch of the batch size's items, instead of the seconds per item.
+    ``batch_size``: Items per batch of the seconds per batch.
     ``test_items``: Items in the hidden test set (required).
     ``limit_hours``: The competition's run-time limit in hours (required; the competition's code requirements
     state it).
@@ -473,7 +476,8 @@ def inference(
     the test (default: none).
     ``timed_items``: Items the timing run covered: fewer than the hidden test makes the estimate an
     extrapolation.
-    ``platform``: Platform key of the kernel (`t4x2`, `cpu`, ...), to resolve the fixes for it.
+    ``platform``: Platform the kernel runs on, to resolve the fixes for it (t4x2, p100, tpu-v5e-8, cpu,
+    windows, linux).
     ``now``: The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     caller's clock).
     ``set``: Threshold overrides."""

@@ -320,3 +320,53 @@ fn hours_flags_take_units_as_kaggle_quota_prints_them() {
         "{stderr}"
     );
 }
+
+/// The link `--share-url` prints (on stderr with `--json`) for a command line (words split on spaces).
+fn shared_link(command_line: &str, stdin: &str) -> String {
+    let out = kgadvise()
+        .args(command_line.split_whitespace())
+        .args(["--json", "--share-url", "http://advisor.test/"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("share: "))
+        .unwrap_or_else(|| panic!("no link in: {stderr}"))
+        .to_string()
+}
+
+#[test]
+fn share_links_hold_the_typed_fields_by_their_request_keys() {
+    // Numbers as core prints them, a flag as `true`, the struct's order; defaults and absent values out.
+    assert_eq!(
+        shared_link("cap --fold-hours 4 --folds 7 --tpu", ""),
+        "http://advisor.test/?page=cap&foldHours=4&folds=7&tpu=true"
+    );
+    assert_eq!(
+        shared_link(
+            "inference --item-seconds 0.9 --test-items 40000 --timed-items 40000 --limit-hours 90m \
+             --platform t4x2",
+            ""
+        ),
+        "http://advisor.test/?page=inference&itemSeconds=0.9&testItems=40000&limitHours=1.5\
+         &timedItems=40000&platform=t4x2"
+    );
+    // The file texts and the threshold overrides stay out; --now goes last.
+    let quota = std::fs::read_to_string(kgadvise_tests::fixture("quota/cli.json")).unwrap();
+    assert_eq!(
+        shared_link(
+            "plan --deadline 2026-10-06 --quota - --fold-hours 1.5 --folds 5 \
+             --set plan.screens-per-promotion=3 --now 2026-09-18T12:00:00Z",
+            &quota
+        ),
+        "http://advisor.test/?page=plan&deadline=2026-10-06&foldHours=1.5&folds=5\
+         &now=2026-09-18T12%3A00%3A00Z"
+    );
+    // The entry as the answer names it.
+    assert_eq!(
+        shared_link("explain kh001", ""),
+        "http://advisor.test/?page=rules&id=KH001"
+    );
+}

@@ -11,7 +11,6 @@ use kgadvise_core::text::number::fixed;
 use kgadvise_core::text::when::rfc3339;
 
 use crate::child::{interrupted, run_command};
-use crate::commands::diagnose::RateArgs;
 use crate::nvidia_smi::Sampler;
 use crate::output::{CliError, Global, clock, emit, file_text};
 
@@ -31,19 +30,10 @@ and still reports what was measured.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
-// bench's own wording of the shared rate flags: here they stand in for a KGADVISE_RATES line.
-#[command(mut_arg("data_rate", |a| a.help(
-    "Data-only rate (samples/s), when the command does not print a KGADVISE_RATES line"
-)))]
-#[command(mut_arg("compute_rate", |a| a.help("Compute-only rate (samples/s)")))]
-#[command(mut_arg("loop_rate", |a| a.help("Real-loop rate (samples/s)")))]
 pub struct Args {
     /// A command to time (repeatable: each later run is compared with the first).
     #[arg(long = "run", value_name = "CMD", required_unless_present = "history")]
     pub runs: Vec<String>,
-    /// Run name: benches of the same name are compared in the history (default: the script's name).
-    #[arg(long)]
-    pub name: Option<String>,
     /// nvidia-smi sampling interval in milliseconds.
     #[arg(long, default_value_t = 1000, value_name = "M")]
     pub interval_ms: u64,
@@ -56,8 +46,9 @@ pub struct Args {
     /// Do not append this bench to the history file.
     #[arg(long)]
     pub no_record: bool,
+    // The run name and the rates; `run` fills in the runs, the history, `now` and `set`.
     #[command(flatten)]
-    pub rates: RateArgs,
+    pub request: BenchRequest,
 }
 
 /// The history file's text; a file not there yet is an empty history.
@@ -76,7 +67,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     if args.history {
         let request = BenchHistoryRequest {
             history: read_history("bench-history", &args.history_file)?,
-            name: args.name.clone(),
+            name: args.request.name.clone(),
             now: global.now.clone(),
             set: global.overrides(),
         };
@@ -92,13 +83,10 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
                 ..MeasuredRun::default()
             })
             .collect(),
-        name: args.name.clone(),
-        data_rate: args.rates.data_rate,
-        compute_rate: args.rates.compute_rate,
-        loop_rate: args.rates.loop_rate,
         history: read_history("bench", &args.history_file)?,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     // What can be refused is refused before anything runs.
     let name = bench::run_name(&request).map_err(|e| CliError::request(e, &files))?;

@@ -27,24 +27,10 @@ Exit codes: 0 the push looks fine (warnings may remain), 1 it would be refused, 
 pub struct Args {
     /// A kernel folder (its kernel-metadata.json), a metadata file, or - for stdin.
     pub path: String,
-    /// Batch GPU sessions already running or queued on the account.
-    #[arg(long, value_name = "N")]
-    pub running_gpu: Option<u32>,
-    /// Batch TPU sessions already running or queued.
-    #[arg(long, value_name = "N")]
-    pub running_tpu: Option<u32>,
-    /// Batch CPU sessions already running.
-    #[arg(long, value_name = "N")]
-    pub running_cpu: Option<u32>,
-    /// Kernels still queued or running (owner/slug, comma-separated).
-    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
-    pub running_kernels: Vec<String>,
-    /// GPU hours you can still plan this week (kgadvise quota). A TPU push is not judged on them.
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub plannable: Option<f64>,
-    /// TPU hours you can still plan this week (the TPU quota is separate).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub plannable_tpu: Option<f64>,
+    // The running sessions and kernels, the plannable hours, the cap, the competition's kind; `run`
+    // fills in the files' texts, `now` and `set`.
+    #[command(flatten)]
+    pub request: CheckRequest,
     /// A quota file of any form `kgadvise quota` reads (kaggle quota output, API payload, kgkit cache):
     /// its plannable GPU hours (TPU hours for a TPU push) are compared with the cap. --plannable and
     /// --plannable-tpu win when given.
@@ -58,12 +44,6 @@ pub struct Args {
     /// fetched_at wins.
     #[arg(long, value_name = "TIME", requires = "quota")]
     pub quota_read_at: Option<String>,
-    /// The -t cap the push will use, in whole seconds.
-    #[arg(long, value_name = "S")]
-    pub timeout_seconds: Option<u64>,
-    /// The kernel is for a code competition (internet must be off).
-    #[arg(long)]
-    pub code_competition: bool,
     #[command(flatten)]
     pub client: crate::kaggle_client::LoopArgs,
 }
@@ -185,8 +165,13 @@ pub struct KernelFolder {
     pub code_path: Option<String>,
 }
 
-/// Reads PATH's metadata and code file into a check request (the other fields left empty).
-pub fn read_kernel_folder(path: &str, global: &Global) -> Result<KernelFolder, CliError> {
+/// Reads PATH's metadata and code file into a check request, its other fields those of `typed` (the
+/// request as the command line gave it).
+pub fn read_kernel_folder(
+    path: &str,
+    typed: CheckRequest,
+    global: &Global,
+) -> Result<KernelFolder, CliError> {
     let thresholds = global.thresholds()?;
     let (name, folder, bytes) = read_metadata(path, kernel::max_metadata_bytes(&thresholds))?;
     let metadata = kernel::metadata_text(&bytes, &thresholds)
@@ -201,7 +186,7 @@ pub fn read_kernel_folder(path: &str, global: &Global) -> Result<KernelFolder, C
             code_path: code.path.clone(),
             now: global.now.clone(),
             set: global.overrides(),
-            ..CheckRequest::default()
+            ..typed
         },
         name,
         code_path: code.path,
@@ -213,7 +198,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         request: base,
         name,
         code_path,
-    } = read_kernel_folder(&args.path, global)?;
+    } = read_kernel_folder(&args.path, args.request.clone(), global)?;
     let quota = args
         .quota
         .as_deref()
@@ -225,7 +210,8 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|p| super::quota::read_input("check", "runs", p))
         .transpose()?;
     // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache), with the runs log.
-    let no_quota = quota.is_none() && args.plannable.is_none() && args.plannable_tpu.is_none();
+    let no_quota =
+        quota.is_none() && args.request.plannable.is_none() && args.request.plannable_tpu.is_none();
     let implicit = if no_quota {
         super::quota::implicit_reading(&args.client, global)?
     } else {
@@ -244,17 +230,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         (None, None) => (None, None),
     };
     let request = CheckRequest {
-        running_gpu: args.running_gpu,
-        running_tpu: args.running_tpu,
-        running_cpu: args.running_cpu,
-        running_kernels: args.running_kernels,
-        plannable: args.plannable,
-        plannable_tpu: args.plannable_tpu,
         quota,
         runs,
         quota_read_at,
-        timeout_seconds: args.timeout_seconds,
-        code_competition: args.code_competition,
         ..base
     };
     let input = |path: &Option<String>| match path.as_deref() {

@@ -49,10 +49,9 @@ pub struct Args {
     /// The kernel's log: the <slug>.log that `kaggle kernels output` writes (a file, or - for stdin).
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
-    /// The -t cap the kernel was pushed with, in whole seconds: a log that ends at about it was stopped
-    /// by it.
-    #[arg(long, value_name = "S")]
-    pub timeout_seconds: Option<u64>,
+    // The push's cap; `run` fills in the texts, `now` and `set`.
+    #[command(flatten)]
+    pub request: CollectRequest,
 }
 
 /// The bytes of stdin, read once (one input at most may be `-`).
@@ -194,10 +193,10 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         report,
         status: status.map(|(_, text)| text),
         log: log.map(|(_, text)| text),
-        timeout_seconds: args.timeout_seconds,
         input: name.clone(),
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     let report =
         run_report::collect(&request, clock()).map_err(|e| CliError::request(e, &files))?;

@@ -63,33 +63,14 @@ pub struct Args {
     /// The control's artifacts folder, said as such (--control DIR is the same).
     #[arg(long, value_name = "DIR", conflicts_with = "control")]
     pub control_artifacts: Option<String>,
-    /// rmse, mae, logloss, auc or accuracy.
-    #[arg(long, value_name = "M")]
-    pub metric: String,
     /// The baseline's per-fold scores (`score` column or one number a line), for the leakage check.
     #[arg(long, value_name = "FILE")]
     pub folds: Option<String>,
-    /// Bootstrap resamples (default: threshold.stats.resamples, 300).
-    #[arg(long, value_name = "N")]
-    pub resamples: Option<usize>,
-    /// Seed of the bootstrap's random draws (default: 42).
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
-    /// Threads for the resamples (default: the CPU cores); the answer does not depend on it.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
     /// With artifacts folders: the training table and its truth column, e.g. data/train.csv:target.
     #[arg(long, value_name = "FILE:COLUMN")]
     pub truth: Option<String>,
-    /// The truth column, when --truth is the file alone (the request key `truthColumn`).
-    #[arg(long, value_name = "COLUMN")]
-    pub truth_column: Option<String>,
-    /// With artifacts folders: the --truth file's column of groups (patients, sessions), resampled whole.
-    #[arg(long, value_name = "COLUMN")]
-    pub groups: Option<String>,
-    /// Compare one fold only: the artifacts' fold<K> files, or the CSV rows whose fold column is K.
-    #[arg(long, value_name = "K")]
-    pub fold: Option<u32>,
+    #[command(flatten)]
+    pub request: CompareRequest,
 }
 
 /// The fold arrays of kgkit's artifacts folder, by file name; a failure names the flag and the path.
@@ -156,7 +137,7 @@ fn truth(args: &Args) -> Result<Option<(&str, &str, String)>, CliError> {
     let Some(spec) = args.truth.as_deref() else {
         return Ok(None);
     };
-    let (file, column) = match args.truth_column.as_deref() {
+    let (file, column) = match args.request.truth_column.as_deref() {
         Some(column) => (spec, column),
         None => truth_spec(spec)?,
     };
@@ -204,6 +185,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let truth = truth(&args)?;
     // `--groups FILE:COLUMN` of the --truth file is its column too (kgkit's spelling)
     let groups = args
+        .request
         .groups
         .as_deref()
         .map(|g| match (&truth, g.rsplit_once(':')) {
@@ -218,25 +200,22 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         truth_column: truth.as_ref().map(|(_, column, _)| column.to_string()),
         truth: truth.as_ref().map(|(_, _, text)| text.clone()),
         groups: groups.map(str::to_string),
-        fold: args.fold,
-        metric: args.metric.clone(),
         folds: match &args.folds {
             Some(path) => Some(read_text("compare", "folds", "--folds", path)?),
             None => None,
         },
-        resamples: args.resamples,
-        seed: args.seed,
-        threads: Some(args.threads.unwrap_or_else(|| {
+        threads: Some(args.request.threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get().min(16))
                 .unwrap_or(1)
         })),
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     // A problem with both files together (different rows, a metric undefined on them) names both.
     let both = format!("--idea {idea_path} / --control {control_path}");
-    let truth_flag = match (&args.truth, &args.truth_column) {
+    let truth_flag = match (&args.truth, &args.request.truth_column) {
         (_, Some(column)) => format!("--truth-column {column}"),
         (Some(spec), None) => format!("--truth {spec}"),
         (None, None) => String::new(),

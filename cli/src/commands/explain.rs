@@ -15,24 +15,15 @@ const EXAMPLES: &str = "Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// A rule code (KH001) or an entry ID (matrix.bf16.t4x2, shape.TpuV5E8, threshold.*, fact.*).
-    #[arg(required_unless_present_any = ["list", "all_markdown"])]
-    pub rule: Option<String>,
-    /// List every rule and entry ID.
-    #[arg(long)]
-    pub list: bool,
-    /// Print the documentation of every rule as Markdown (the source of docs/rules.md).
-    #[arg(long)]
-    pub all_markdown: bool,
+    #[command(flatten)]
+    pub request: ExplainRequest,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = ExplainRequest {
-        id: args.rule.clone(),
-        list: args.list,
-        all_markdown: args.all_markdown,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request
     };
     // The positional ID goes unnamed: the message names it.
     let report = explain::explain(&request, clock()).map_err(|e| {
@@ -55,7 +46,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         ExplainReport::List(list) => emit(list, global),
         ExplainReport::Entry(e) => {
             let code = emit(e, global)?;
-            crate::output::share(global, "rules", &[("id", Some(e.rule.clone()))]);
+            // The link names the entry as the answer does (KH001, whatever the case typed).
+            let named = ExplainRequest {
+                id: Some(e.rule.clone()),
+                ..ExplainRequest::default()
+            };
+            crate::output::share(global, "rules", &named);
             Ok(code)
         }
     }

@@ -18,30 +18,18 @@ Support: yes, no, partial (yes under the condition), n/a (does not apply)";
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// Platform identifier (t4x2, p100, tpu-v5e-8, cpu, windows, linux).
-    #[arg(long, short)]
-    pub platform: Option<String>,
-    /// Capability identifier (fp16-amp, bf16, torch-compile, ...).
-    #[arg(long, short)]
-    pub capability: Option<String>,
+    #[command(flatten)]
+    pub request: MatrixRequest,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = MatrixRequest {
-        platform: args.platform.clone(),
-        capability: args.capability.clone(),
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     let report = hardware::matrix(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     let code = emit(&report, global)?;
-    crate::output::share(
-        global,
-        "matrix",
-        &[
-            ("platform", args.platform.clone()),
-            ("capability", args.capability.clone()),
-        ],
-    );
+    crate::output::share(global, "matrix", &args.request);
     Ok(code)
 }

@@ -1,7 +1,6 @@
 use std::process::ExitCode;
 
 use kgadvise_core::quota::plan::{self, PlanRequest};
-use kgadvise_core::text::number::shortest;
 
 use crate::commands::quota::{file_fields, quota_input, read_input};
 use crate::output::{CliError, Global, clock, emit};
@@ -19,42 +18,17 @@ the deadline; a stored refreshAt already in the past is rolled forward first (ne
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The deadline: RFC 3339 or a date (ends 23:59:00 UTC).
-    #[arg(long)]
-    pub deadline: String,
+    #[command(flatten)]
+    pub request: PlanRequest,
     /// The quota in any form `kgadvise quota` reads (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with = "gpu_remaining")]
     pub quota: Option<String>,
-    /// GPU hours remaining now (instead of --quota).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub gpu_remaining: Option<f64>,
-    /// TPU hours remaining now (plans the TPU too).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub tpu_remaining: Option<f64>,
-    /// The next reset (refreshAt of `kaggle quota`); default: the facts' weekly reset.
-    #[arg(long, value_name = "T")]
-    pub refresh_at: Option<String>,
-    /// GPU hours held by running sessions (subtracted: plannable = remaining - reserved).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub reserved: Option<f64>,
     /// kgkit's runs log: in-flight runs reserve hours.
     #[arg(long, value_name = "FILE")]
     pub runs: Option<String>,
-    /// Measured cost of one fold, hours on one GPU.
-    #[arg(long, value_name = "C", requires = "folds", value_parser = crate::output::hours)]
-    pub fold_hours: Option<f64>,
-    /// Folds of a full CV run.
-    #[arg(long, value_name = "K", requires = "fold_hours")]
-    pub folds: Option<u32>,
-    /// One-fold screens per full-CV promotion (default: threshold.plan.screens-per-promotion).
-    #[arg(long, value_name = "S")]
-    pub screens_per_promotion: Option<u32>,
     /// The --quota figure was read just now.
     #[arg(long)]
     pub live: bool,
-    /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub weekly_hours: Option<f64>,
     #[command(flatten)]
     pub client: crate::kaggle_client::LoopArgs,
 }
@@ -66,30 +40,22 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|path| quota_input("plan", path, args.live, None))
         .transpose()?;
     // Neither --quota nor --gpu-remaining: the quota as `kgadvise quota` reads it (live or the cache).
-    let implicit = match (&quota, args.gpu_remaining) {
+    let implicit = match (&quota, args.request.gpu_remaining) {
         (None, None) => super::quota::implicit_reading(&args.client, global)?,
         _ => None,
     };
     let mut request = PlanRequest {
-        deadline: Some(args.deadline.clone()),
         live: quota.as_ref().is_some_and(|q| q.live),
         read_at: quota.as_ref().and_then(|q| q.read_at.clone()),
         quota: quota.map(|q| q.text),
-        gpu_remaining: args.gpu_remaining,
-        tpu_remaining: args.tpu_remaining,
-        refresh_at: args.refresh_at.clone(),
-        reserved: args.reserved,
         runs: args
             .runs
             .as_deref()
             .map(|p| read_input("plan", "runs", p))
             .transpose()?,
-        fold_hours: args.fold_hours,
-        folds: args.folds,
-        screens_per_promotion: args.screens_per_promotion,
-        weekly_hours: args.weekly_hours,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     if let Some(live) = implicit {
         request.live = live.report.live;
@@ -104,24 +70,6 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         CliError::request(e, &file_fields(args.quota.as_deref(), args.runs.as_deref()))
     })?;
     let code = emit(&report, global)?;
-    crate::output::share(
-        global,
-        "plan",
-        &[
-            ("deadline", Some(args.deadline.clone())),
-            ("gpuRemaining", args.gpu_remaining.map(shortest)),
-            ("refreshAt", args.refresh_at.clone()),
-            ("tpuRemaining", args.tpu_remaining.map(shortest)),
-            ("reserved", args.reserved.map(shortest)),
-            ("weeklyHours", args.weekly_hours.map(shortest)),
-            ("foldHours", args.fold_hours.map(shortest)),
-            ("folds", args.folds.map(|v| v.to_string())),
-            (
-                "screensPerPromotion",
-                args.screens_per_promotion.map(|v| v.to_string()),
-            ),
-            ("now", global.now.clone()),
-        ],
-    );
+    crate::output::share(global, "plan", &args.request);
     Ok(code)
 }

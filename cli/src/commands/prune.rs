@@ -20,19 +20,14 @@ Without a margin (no --margin, one baseline curve, no --folds) a trailing screen
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
+    #[command(flatten)]
+    pub request: PruneRequest,
     /// The accepted baseline's curve JSON (or a list of its folds' curves).
     #[arg(long, value_name = "FILE")]
     pub baseline: String,
     /// The running screen's curve JSON.
     #[arg(long, value_name = "FILE")]
     pub current: String,
-    /// Prune when the screen trails the baseline by more than this (default: the baseline's fold std;
-    /// without either, no prune decision).
-    #[arg(long, value_name = "X")]
-    pub margin: Option<f64>,
-    /// Never prune before this fraction of the schedule (default: threshold.stats.prune-min-frac).
-    #[arg(long, value_name = "F")]
-    pub min_frac: Option<f64>,
     /// The baseline's per-fold scores (`score` column or one number a line): their std is the margin.
     #[arg(long, value_name = "FILE")]
     pub folds: Option<String>,
@@ -42,14 +37,13 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = PruneRequest {
         baseline: read_text("prune", "baseline", "--baseline", &args.baseline)?,
         current: read_text("prune", "current", "--current", &args.current)?,
-        margin: args.margin,
-        min_frac: args.min_frac,
         folds: match &args.folds {
             Some(path) => Some(read_text("prune", "folds", "--folds", path)?),
             None => None,
         },
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     // A problem with both curves together (not the same metric) names both.
     let both = format!("--baseline {} / --current {}", args.baseline, args.current);

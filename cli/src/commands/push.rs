@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use kgadvise_core::kaggle_loop::push::{PushRequest, push};
+use kgadvise_core::kernel::CheckRequest;
 
 use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit};
@@ -27,28 +28,19 @@ would be, with --dry-run), 1 refused (by the pre-flight or by Kaggle), 2 unusabl
 pub struct Args {
     /// The kernel folder (its kernel-metadata.json and code file).
     pub dir: String,
-    /// The cap in hours: -t = these hours.
-    #[arg(long, value_name = "H", conflicts_with = "measured")]
-    pub hours: Option<f64>,
-    /// The kernel's measured runtime in hours: -t = the cap rules' factor times it.
-    #[arg(long, value_name = "H")]
-    pub measured: Option<f64>,
-    /// The machine shape (kaggle's --accelerator), over kernel-metadata.json's machine_shape.
-    #[arg(long, value_name = "ID")]
-    pub accelerator: Option<String>,
     /// Run the pre-flight and choose -t; push nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Push past the findings that may be forced (a machine_shape kgadvise does not know yet).
-    #[arg(long)]
-    pub force: bool,
+    // The cap, the machine shape, --force; `run` fills in the folder, the runs log, the quota.
+    #[command(flatten)]
+    pub request: PushRequest,
     #[command(flatten)]
     pub client: LoopArgs,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
-    let folder = super::check::read_kernel_folder(&args.dir, global)?;
+    let folder = super::check::read_kernel_folder(&args.dir, CheckRequest::default(), global)?;
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let runs = super::status::recheck_runs(&kaggle, &state, &[], global)?;
     let quota = super::quota::live_reading(&args.client, &state, Some(runs.clone()), global)?;
@@ -57,13 +49,9 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         runs,
         quota: Some(quota.quota_text),
         quota_read_at: quota.read_at,
-        hours: args.hours,
-        measured: args.measured,
-        accelerator: args.accelerator.clone(),
-        force: args.force,
-        answer: None,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     let files = [("metadata", folder.name.as_str())];
     let plan = push(&request, clock()).map_err(|e| CliError::request(e, &files))?;

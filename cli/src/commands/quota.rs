@@ -39,12 +39,9 @@ pub struct Args {
     /// kgkit's runs log (.kaggle-gm/gpu_runs.jsonl): in-flight runs reserve hours.
     #[arg(long, value_name = "FILE")]
     pub runs: Option<String>,
-    /// The figure was read just now (counts as live whatever the file's time).
-    #[arg(long, conflicts_with = "read_at")]
-    pub live: bool,
-    /// When the figure was read (RFC 3339 or a date), instead of the file's modification time.
-    #[arg(long, value_name = "TIME")]
-    pub read_at: Option<String>,
+    // How fresh the figure is (`live`, `readAt`); `run` fills in the texts, `now` and `set`.
+    #[command(flatten)]
+    pub request: QuotaRequest,
     #[command(flatten)]
     pub client: LoopArgs,
 }
@@ -205,7 +202,12 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         return emit(&live.report, global);
     };
     let runs = args.runs.clone();
-    let input = quota_input("quota", &path, args.live, args.read_at.as_deref())?;
+    let input = quota_input(
+        "quota",
+        &path,
+        args.request.live,
+        args.request.read_at.as_deref(),
+    )?;
     let request = QuotaRequest {
         quota: input.text,
         runs: runs

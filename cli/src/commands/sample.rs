@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long)]
     pub live: bool,
     #[command(flatten)]
-    pub input: super::diagnose::InputArgs,
+    pub request: kgadvise_core::diagnose::DiagnoseRequest,
 }
 
 /// Seconds sampled without --seconds (and without --live).
@@ -51,8 +51,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         )));
     }
     if args.live {
-        let live = LiveDiagnoser::of(&args.input.request(global), clock())
-            .map_err(|e| CliError::request(e, &[]))?;
+        let live = LiveDiagnoser::of(
+            &super::diagnose::with_global(&args.request, global),
+            clock(),
+        )
+        .map_err(|e| CliError::request(e, &[]))?;
         let report = super::watch::sample_live(
             live,
             global,
@@ -68,7 +71,7 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
             "--interval-ms 0: expected a positive number of milliseconds",
         ));
     }
-    let mut d = args.input.diagnoser(global)?;
+    let mut d = super::diagnose::diagnoser(&args.request, global)?;
     let raw = nvidia_smi::sample_for(Duration::from_secs_f64(seconds), args.interval_ms)?;
     if let Some(path) = &args.save {
         std::fs::write(path, &raw)

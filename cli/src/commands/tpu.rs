@@ -1,7 +1,6 @@
 use std::process::ExitCode;
 
 use kgadvise_core::quota::tpu::{self, TpuRequest};
-use kgadvise_core::text::number::shortest;
 
 use crate::commands::quota::{file_fields, quota_input};
 use crate::output::{CliError, Global, clock, emit};
@@ -18,21 +17,8 @@ The default queue, start-up and speed-up are the rules' facts: kgadvise explain 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// Wall time of the job on a T4 x2 session, hours.
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub t4_hours: f64,
-    /// GPU hours plannable now (default: from --quota, else assumed sufficient).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub gpu_plannable: Option<f64>,
-    /// TPU queue wait, hours (default: the facts' typical wait).
-    #[arg(long, value_name = "Q", value_parser = crate::output::hours)]
-    pub queue_hours: Option<f64>,
-    /// TPU hours remaining this week (default: from --quota, else the weekly TPU hours of the facts).
-    #[arg(long, value_name = "H", value_parser = crate::output::hours)]
-    pub tpu_remaining: Option<f64>,
-    /// The next reset (default: from --quota, else the facts' weekly reset).
-    #[arg(long, value_name = "T")]
-    pub refresh_at: Option<String>,
+    #[command(flatten)]
+    pub request: TpuRequest,
     /// The quota in any form `kgadvise quota` reads, for the GPU/TPU hours and the reset.
     #[arg(long, value_name = "FILE")]
     pub quota: Option<String>,
@@ -51,7 +37,11 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         .map(|p| quota_input("tpu", p, false, args.quota_read_at.as_deref()))
         .transpose()?;
     // No quota input at all: the quota as `kgadvise quota` reads it (live or the cache).
-    let implicit = match (&explicit, args.gpu_plannable, args.tpu_remaining) {
+    let implicit = match (
+        &explicit,
+        args.request.gpu_plannable,
+        args.request.tpu_remaining,
+    ) {
         (None, None, None) => super::quota::implicit_reading(&args.client, global)?,
         _ => None,
     };
@@ -64,31 +54,16 @@ pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
         (None, None) => (None, None),
     };
     let request = TpuRequest {
-        t4_hours: Some(args.t4_hours),
-        gpu_plannable: args.gpu_plannable,
-        queue_hours: args.queue_hours,
-        tpu_remaining: args.tpu_remaining,
-        refresh_at: args.refresh_at.clone(),
         quota,
         quota_read_at,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     let report = tpu::tpu(&request, clock())
         .map_err(|e| CliError::request(e, &file_fields(args.quota.as_deref(), None)))?;
     let code = emit(&report, global)?;
     // The quota file stays out of the link: the page takes it pasted or dropped.
-    crate::output::share(
-        global,
-        "tpu",
-        &[
-            ("t4Hours", Some(shortest(args.t4_hours))),
-            ("gpuPlannable", args.gpu_plannable.map(shortest)),
-            ("tpuRemaining", args.tpu_remaining.map(shortest)),
-            ("queueHours", args.queue_hours.map(shortest)),
-            ("refreshAt", args.refresh_at.clone()),
-            ("now", global.now.clone()),
-        ],
-    );
+    crate::output::share(global, "tpu", &args.request);
     Ok(code)
 }

@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub save: Option<String>,
     #[command(flatten)]
-    pub input: super::diagnose::InputArgs,
+    pub request: kgadvise_core::diagnose::DiagnoseRequest,
     /// The command to run, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -64,8 +64,11 @@ fn shell_line(words: &[String]) -> String {
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     check_interval(args.interval_ms)?;
-    let live = LiveDiagnoser::of(&args.input.request(global), clock())
-        .map_err(|e| CliError::request(e, &[]))?;
+    let live = LiveDiagnoser::of(
+        &super::diagnose::with_global(&args.request, global),
+        clock(),
+    )
+    .map_err(|e| CliError::request(e, &[]))?;
     // The file and nvidia-smi first: without them the command is not started at all.
     let file = save_file(args.save.as_deref())?;
     let sampler = LiveSampler::start(args.interval_ms)?;

@@ -14,35 +14,18 @@ Choices: gpu, cpu, bench-both (bench one fold both ways before moving a long job
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// gbdt, dataframe, sklearn or deep-learning.
-    #[arg(long)]
-    pub task: String,
-    /// Training rows.
-    #[arg(long)]
-    pub rows: u64,
-    /// How many times the model is refit (seeds, feature search, hill climbing).
-    #[arg(long)]
-    pub refits: Option<u64>,
+    #[command(flatten)]
+    pub request: WorthGpuRequest,
 }
 
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let request = WorthGpuRequest {
-        task: args.task.clone(),
-        rows: Some(args.rows),
-        refits: args.refits,
         now: global.now.clone(),
         set: global.overrides(),
+        ..args.request.clone()
     };
     let report = worth::worth_gpu(&request, clock()).map_err(|e| CliError::request(e, &[]))?;
     let code = emit(&report, global)?;
-    crate::output::share(
-        global,
-        "worth-gpu",
-        &[
-            ("task", Some(args.task.clone())),
-            ("rows", Some(args.rows.to_string())),
-            ("refits", args.refits.map(|v| v.to_string())),
-        ],
-    );
+    crate::output::share(global, "worth-gpu", &args.request);
     Ok(code)
 }

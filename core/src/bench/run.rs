@@ -25,25 +25,34 @@ pub const BENCH_SCHEMA: &str = "kgadvise.bench/1";
 /// `kgadvise bench --run ...` once the commands have run: what was measured, to compare and diagnose.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct BenchRequest {
     /// The benched commands as they ran, in order; each later run is compared with the first.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub run: Vec<MeasuredRun>,
     /// Run name: benches of the same name are compared (default: the first command's script name).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub name: Option<String>,
-    /// Data-only rate (samples/s), for a run whose command printed no `KGADVISE_RATES` line.
+    /// Data-only rate (samples/s), for a run whose command printed no KGADVISE_RATES line.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub data_rate: Option<f64>,
     /// Compute-only rate (samples/s), likewise.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub compute_rate: Option<f64>,
     /// Real-loop rate (samples/s), likewise.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub loop_rate: Option<f64>,
     /// The bench history so far (JSON lines, as `bench-history` reads it): the first run is compared
     /// with the latest bench of the same name. Lines that cannot be read are passed over.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub history: String,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

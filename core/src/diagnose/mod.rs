@@ -26,30 +26,40 @@ use verdict::{DiagnoseReport, Rates, Settings};
 /// and/or the three bench rates. Every field is optional: a log alone, the rates alone, or both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiagnoseRequest {
     /// nvidia-smi output as text, any format: `--query-gpu` CSV (with or without header or units), the
     /// default table, `dmon`, `-q`, `-q -x`, or several of them one after the other. Without a log (and
     /// without rates) the answer is `no-data`.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub log: Option<String>,
     /// Data-only rate of the bench (the loader alone), samples/s.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub data_rate: Option<f64>,
     /// Compute-only rate of the bench (the step on batches already on the device), samples/s.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub compute_rate: Option<f64>,
     /// Real-loop rate of the bench, samples/s.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "R"))]
     pub loop_rate: Option<f64>,
     /// The run hit an out-of-memory error.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub oom: bool,
-    /// The `--query-gpu` field list of a CSV without header, comma-separated
-    /// (`index,utilization.gpu,memory.used`).
+    /// The nvidia-smi --query-gpu field list of a CSV without header, comma-separated, e.g.
+    /// index,utilization.gpu,memory.used.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "LIST"))]
     pub fields: Option<String>,
     /// Seconds between samples, for logs without timestamps.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub interval_s: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock): the day the rules'
     /// as-of dates are checked against.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides (`verdict.busy-util-pct=10`).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

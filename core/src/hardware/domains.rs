@@ -16,25 +16,32 @@ pub const DEFAULTS_SCHEMA: &str = "kgadvise.defaults/1";
 /// platform it runs on when one is given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct DefaultsRequest {
-    /// Domain key (required): `images`, `text`, `llm-finetune`, `tabular`, `recsys-timeseries`,
-    /// `audio` or `inference`.
+    /// Domain identifier (required): images, text, llm-finetune, tabular, recsys-timeseries, audio or
+    /// inference.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(required = true))]
     pub domain: String,
-    /// Platform key to resolve AMP, torch.compile, workers... for: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`,
-    /// `windows` or `linux` (default: none, the platform-dependent items keep their conditions).
+    /// Platform to resolve AMP, torch.compile, workers... for: t4x2, p100, tpu-v5e-8, cpu, windows or
+    /// linux (default: none, the platform-dependent items keep their conditions).
+    #[cfg_attr(feature = "cli", arg(long, short))]
     pub platform: Option<String>,
     /// CPU cores, where the platform does not fix them (local machines, TPU VMs).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub cores: Option<u32>,
     /// Training processes sharing the cores, e.g. folds in parallel (default: one per GPU on
     /// multi-GPU platforms, else one).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub processes: Option<u32>,
     /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     /// caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

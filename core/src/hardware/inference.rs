@@ -22,34 +22,58 @@ pub const INFERENCE_SCHEMA: &str = "kgadvise.inference/1";
 /// run-time limit, with the margin to spare? Give `itemSeconds`, or `batchSeconds` with `batchSize`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[cfg_attr(feature = "cli", command(group(clap::ArgGroup::new("timing").required(true).args(["item_seconds", "batch_seconds"]))))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct InferenceRequest {
     /// Measured seconds per test item (a row, an image, a text) of the whole pipeline, every ensemble
     /// member included.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub item_seconds: Option<f64>,
-    /// Measured seconds per batch of `batchSize` items (instead of `itemSeconds`).
+    /// Measured seconds per batch of the batch size's items, instead of the seconds per item.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_name = "S",
+            requires = "batch_size",
+            conflicts_with = "item_seconds"
+        )
+    )]
     pub batch_seconds: Option<f64>,
-    /// Items per batch of `batchSeconds`.
+    /// Items per batch of the seconds per batch.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "N", requires = "batch_seconds")
+    )]
     pub batch_size: Option<u32>,
     /// Items in the hidden test set (required).
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N", required = true))]
     pub test_items: Option<u64>,
     /// The competition's run-time limit in hours (required; the competition's code requirements state
     /// it).
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", required = true, value_parser = crate::text::hours::parse_hours))]
     pub limit_hours: Option<f64>,
     /// Seconds spent outside the per-item loop: installing wheels, loading the models, reading the test
     /// (default: none).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub setup_seconds: Option<f64>,
     /// Items the timing run covered: fewer than the hidden test makes the estimate an extrapolation.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub timed_items: Option<u64>,
-    /// Platform key of the kernel (`t4x2`, `cpu`, ...), to resolve the fixes for it.
+    /// Platform the kernel runs on, to resolve the fixes for it (t4x2, p100, tpu-v5e-8, cpu, windows,
+    /// linux).
+    #[cfg_attr(feature = "cli", arg(long, short))]
     pub platform: Option<String>,
     /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     /// caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

@@ -19,17 +19,22 @@ pub const MATRIX_SCHEMA: &str = "kgadvise.matrix/1";
 /// (filtered by the one given) with the status of the Kaggle machine shapes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct MatrixRequest {
-    /// Platform key: `t4x2`, `p100`, `tpu-v5e-8`, `cpu`, `windows` or `linux` (default: every platform).
+    /// Platform identifier: t4x2, p100, tpu-v5e-8, cpu, windows or linux (default: every platform).
+    #[cfg_attr(feature = "cli", arg(long, short))]
     pub platform: Option<String>,
-    /// Capability key: `fp16-amp`, `bf16`, `torch-compile`, ... (default: every capability).
+    /// Capability identifier: fp16-amp, bf16, torch-compile, ... (default: every capability).
+    #[cfg_attr(feature = "cli", arg(long, short))]
     pub capability: Option<String>,
     /// The time of the answer, for the age of the matrix entries (RFC 3339 or a date; default: the
     /// caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

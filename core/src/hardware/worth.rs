@@ -15,22 +15,28 @@ pub const WORTH_GPU_SCHEMA: &str = "kgadvise.worth-gpu/1";
 /// `kgadvise worth-gpu`: should a task of this size spend GPU quota?
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct WorthGpuRequest {
-    /// The task (required): `gbdt`, `dataframe`, `sklearn` or `deep-learning`.
+    /// The task (required): gbdt, dataframe, sklearn or deep-learning.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, required = true))]
     pub task: String,
     /// Training rows (required).
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, required = true))]
     pub rows: Option<u64>,
     /// How many times the model is fit in the run: folds x seeds x tuning trials, feature search, hill
     /// climbing.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub refits: Option<u64>,
     /// The time of the answer, for the age of the entries used (RFC 3339 or a date; default: the
     /// caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

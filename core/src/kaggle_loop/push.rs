@@ -30,26 +30,42 @@ pub const FORCIBLE: &[RuleId] = &[rule::KM007];
 /// `kgadvise push`: a kernel folder's metadata and code (as `check` takes them), the runs log and the
 /// quota, the cap, and (second call) the client's answer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PushRequest {
     /// The kernel folder as `check` reads it (metadata, code); its busy sessions, running kernels,
     /// quota and runs fields are filled from the runs log and the quota below.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub check: CheckRequest,
     /// kgkit's runs log (`gpu_runs.jsonl`) as text, after its runs in flight were re-checked.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub runs: String,
     /// The quota (any form `quota` reads) and when it was read.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota: Option<String>,
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota_read_at: Option<String>,
-    /// The cap in hours (`-t` = these hours), or the measured runtime (the cap rules' factor).
+    /// The cap in hours: -t = these hours.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "H", conflicts_with = "measured")
+    )]
     pub hours: Option<f64>,
+    /// The kernel's measured runtime in hours: -t = the cap rules' factor times it.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H"))]
     pub measured: Option<f64>,
-    /// The machine shape to push with (`--accelerator`), over the metadata's `machine_shape`.
+    /// The machine shape (kaggle's --accelerator), over kernel-metadata.json's machine_shape.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "ID"))]
     pub accelerator: Option<String>,
-    /// Push past the findings [`FORCIBLE`] lists.
+    /// Push past the findings that may be forced (a machine_shape kgadvise does not know yet).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub force: bool,
     /// What `kaggle kernels push` answered; absent: the plan before pushing.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub answer: Option<ClientAnswer>,
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

@@ -32,26 +32,38 @@ pub fn full_cv_cap_hours(fold_hours: f64, folds: u32, gpus: u32, thresholds: &Th
 /// `folds`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[cfg_attr(feature = "cli", command(group(clap::ArgGroup::new("what").required(true).args(["measured", "fold_hours"]))))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CapRequest {
     /// Measured runtime of a kernel of your own, hours.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub measured: Option<f64>,
-    /// Measured cost of one fold on one GPU, hours (a full CV through a runner); with `tpu`, of one fold
-    /// on one TPU chip.
+    /// Measured cost of one fold on one GPU, hours (a full CV through a runner); in a TPU session, of
+    /// one fold on one TPU chip.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "C", requires = "folds", value_parser = crate::text::hours::parse_hours))]
     pub fold_hours: Option<f64>,
     /// Folds of the full CV.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K", requires = "fold_hours"))]
     pub folds: Option<u32>,
-    /// GPUs running folds in parallel (default: the T4 x2's); with `tpu`, TPU chips (default: the
-    /// v5e-8's, one process per chip).
+    /// GPUs running folds in parallel (default: those of a T4 x2 session); in a TPU session, TPU chips
+    /// (default: the v5e-8's 8, one process per chip).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub gpus: Option<u32>,
-    /// A TPU session: the TPU session limit instead of the GPU one, and a full CV's rounds per chip.
+    /// A TPU session: the TPU session limit instead of the GPU one, a full CV's rounds counted per chip
+    /// (the fold hours are then one fold on one chip).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub tpu: bool,
-    /// Cap factor (default: the rules' factor for the kind of run).
+    /// Cap factor (default: threshold.cap.factor for a measured kernel, threshold.cap.full-cv-factor for
+    /// a full CV; KQ022 says the recommended range).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "F"))]
     pub factor: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

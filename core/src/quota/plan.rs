@@ -48,42 +48,58 @@ impl Phase {
 /// change it as given.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanRequest {
     /// The deadline: RFC 3339 or a date (a bare date ends at 23:59:00 UTC). Required.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true, "x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "DEADLINE", required = true))]
     pub deadline: Option<String>,
     /// The quota as text, in any form the `quota` advisor reads (instead of `gpuRemaining`).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota: Option<String>,
-    /// GPU hours remaining now (instead of `quota`).
+    /// GPU hours remaining now (instead of the quota).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub gpu_remaining: Option<f64>,
     /// TPU hours remaining now: plans the TPU too (replaces the quota's TPU remaining hours).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub tpu_remaining: Option<f64>,
     /// The next reset (refreshAt of `kaggle quota`; RFC 3339, UTC without a zone); replaces the quota's.
     /// Default: the facts' weekly reset.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "T"))]
     pub refresh_at: Option<String>,
     /// GPU hours held by running sessions (plannable = remaining - reserved).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub reserved: Option<f64>,
     /// kgkit's runs log as text: its runs in flight reserve hours.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub runs: Option<String>,
-    /// Measured cost of one fold, hours on one GPU (with `folds`).
+    /// Measured cost of one fold, hours on one GPU (with the folds).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "C", requires = "folds", value_parser = crate::text::hours::parse_hours))]
     pub fold_hours: Option<f64>,
-    /// Folds of a full-CV run (with `foldHours`).
+    /// Folds of a full-CV run (with the fold hours).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K", requires = "fold_hours"))]
     pub folds: Option<u32>,
-    /// One-fold screens per full-CV promotion (default: the rules' threshold).
+    /// One-fold screens per full-CV promotion (default: threshold.plan.screens-per-promotion).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub screens_per_promotion: Option<u32>,
-    /// The `quota` was read just now (live).
+    /// The quota was read just now (live).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub live: bool,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub read_at: Option<String>,
     /// Weekly GPU hours when they differ from the facts' (a floating quota, e.g. 45).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub weekly_hours: Option<f64>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

@@ -24,26 +24,34 @@ pub const QUOTA_SCHEMA: &str = "kgadvise.quota/1";
 /// `kgadvise quota`: the state of both quotas, from a quota in any form.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuotaRequest {
     /// The quota as text, in any form: `kaggle quota` (the table, the `-v` CSV or `--format json`), the
     /// GetAcceleratorQuotaStatistics payload, kgkit's `.kaggle-gm/gpu_quota.json`, `No quota information
     /// available`, or the web UI's quota banner. A `refreshAt` without a zone is UTC.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota: String,
     /// kgkit's runs log (`.kaggle-gm/gpu_runs.jsonl`) as text: its runs in flight reserve hours, and its
     /// runs finished since the figure was read count against it.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub runs: Option<String>,
-    /// The figure was read just now (e.g. piped from `kaggle quota`): live. Wins over `readAt`.
+    /// The figure was read just now (e.g. piped from kaggle quota): live whatever its time, which it
+    /// wins over.
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "read_at"))]
     pub live: bool,
-    /// When the figure was read (RFC 3339 or a date; e.g. a saved file's time); a time after `now` says
-    /// nothing. kgkit's `fetched_at` wins when the quota has one. Without it and without `live`, the age of
-    /// the figure is unknown: not live.
+    /// When the figure was read (RFC 3339 or a date; default: a saved file's modification time); a time
+    /// after the answer's says nothing. kgkit's fetched_at wins when the quota has one. Without any, and
+    /// not read just now, the age of the figure is unknown: not live.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "TIME"))]
     pub read_at: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

@@ -36,32 +36,42 @@ impl TpuChoice {
 /// hours plannable now, the rest after the reset)?
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct TpuRequest {
     /// Wall time of the job on a T4 x2 session, hours. Required.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", required = true, value_parser = crate::text::hours::parse_hours))]
     pub t4_hours: Option<f64>,
-    /// GPU hours plannable now (default: from `quota`, else assumed sufficient).
+    /// GPU hours plannable now (default: from the quota given, else assumed sufficient).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub gpu_plannable: Option<f64>,
     /// TPU queue wait, hours (default: the facts').
+    #[cfg_attr(feature = "cli", arg(long, value_name = "Q", value_parser = crate::text::hours::parse_hours))]
     pub queue_hours: Option<f64>,
-    /// TPU hours remaining this week (default: from `quota`, else the facts' weekly TPU hours).
+    /// TPU hours remaining this week (default: from the quota given, else the facts' weekly TPU hours).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub tpu_remaining: Option<f64>,
-    /// The next reset (RFC 3339, UTC without a zone; default: from `quota`, else the facts' weekly
-    /// reset).
+    /// The next reset (RFC 3339, UTC without a zone; default: from the quota given, else the facts'
+    /// weekly reset).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "T"))]
     pub refresh_at: Option<String>,
     /// The quota as text, in any form the `quota` advisor reads: the GPU and TPU plannable hours and the
     /// reset, where not given above.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota: Option<String>,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing). kgkit's
     /// `fetched_at` wins when the quota has one; without either, the figure's age is unknown: not live.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota_read_at: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

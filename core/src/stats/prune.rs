@@ -174,28 +174,36 @@ pub fn read_curves(text: &str, field: &str) -> Result<Vec<Curve>, RequestError> 
 /// `kgadvise prune`: should a running screen stop? Its learning curve against the accepted baseline's.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PruneRequest {
     /// The accepted baseline's curve: kgkit's `curve_fold<k>.json` text (`{fold, epochs,
     /// greater_is_better, points: [{epoch, score, seconds}]}`), or a JSON list of its folds' curves.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub baseline: String,
     /// The running screen's curve, one curve of the same form.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub current: String,
     /// Prune when the screen trails the baseline by more than this, in the metric's units (default: the
-    /// baseline's fold std).
+    /// baseline's fold std; without either, no prune decision).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "X"))]
     pub margin: Option<f64>,
-    /// Never prune before this fraction of the schedule, 0 to 1 (default: the rules'
-    /// `threshold.stats.prune-min-frac`).
+    /// Never prune before this fraction of the schedule, 0 to 1 (default:
+    /// threshold.stats.prune-min-frac).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "F"))]
     pub min_frac: Option<f64>,
     /// The baseline's per-fold scores (CSV text with a `score` column, or one number a line): their std
     /// is the margin when the baseline is one curve.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub folds: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

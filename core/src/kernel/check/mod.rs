@@ -31,54 +31,76 @@ const DEFAULT_INPUT: &str = "kernel-metadata.json";
 /// Give `metadata`; every other field is optional.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckRequest {
     /// The kernel-metadata.json text: the snake_case file of `kaggle kernels init` / `pull -m`, or the
     /// camelCase API object.
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub metadata: String,
     /// What the answer calls the metadata (a file name, as given); default `kernel-metadata.json`.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub input: Option<String>,
     /// The text of the code file that the metadata's `code_file` names (a notebook's JSON or a script),
     /// when it was found: its size and its biggest parts are checked against Kaggle's limit.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub code: Option<String>,
     /// The code file's size on disk in bytes, when it differs from the UTF-8 length of `code` (a file in
     /// another encoding); default that length.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub code_bytes: Option<u64>,
     /// Where the code file was looked for when no file was there (the path `code_file` resolves to):
     /// the push would fail. Not read when `code` is given.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub code_path: Option<String>,
     /// Batch GPU sessions already running or queued on the account.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub running_gpu: Option<u32>,
     /// Batch TPU sessions already running or queued.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub running_tpu: Option<u32>,
     /// Batch CPU sessions already running.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub running_cpu: Option<u32>,
-    /// Kernels still queued or running (`owner/slug`; a `/version` and the case are ignored).
+    /// Kernels still queued or running (owner/slug; a /version and the case are ignored).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "ID,...", value_delimiter = ',')
+    )]
     pub running_kernels: Vec<String>,
-    /// GPU hours that can still be planned this week (what `kgadvise quota` gives); wins over the
-    /// `quota` reading's GPU figure. A TPU push is never judged on it: see `plannableTpu`.
+    /// GPU hours that can still be planned this week (what kgadvise quota gives); they win over the
+    /// quota reading's GPU figure. A TPU push is never judged on them: the TPU hours are separate.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub plannable: Option<f64>,
-    /// TPU hours that can still be planned this week (a separate quota); wins over the `quota`
+    /// TPU hours that can still be planned this week (a separate quota); they win over the quota
     /// reading's TPU figure.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "H", value_parser = crate::text::hours::parse_hours))]
     pub plannable_tpu: Option<f64>,
     /// A quota reading in any form the quota advisor reads (`kaggle quota` output, the API payload,
     /// kgkit's cache): its plannable GPU hours (TPU hours for a TPU push) are compared with the cap.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota: Option<String>,
     /// kgkit's runs log (gpu_runs.jsonl): in-flight runs reserve hours of the `quota` reading.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub runs: Option<String>,
     /// When the `quota` was read (RFC 3339 or a date; a time after `now` says nothing): the runs log's
     /// reservations count from it. kgkit's `fetched_at` wins; without either, they count from `now`.
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub quota_read_at: Option<String>,
-    /// The `-t` cap the push will use, in whole seconds.
+    /// The -t cap the push will use, in whole seconds.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub timeout_seconds: Option<u64>,
     /// The kernel is for a code competition (internet must be off).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub code_competition: bool,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

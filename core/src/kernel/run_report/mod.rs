@@ -36,29 +36,37 @@ const EXPECTED: &str = "kgkit's kg_run.json";
 /// kinds may be given together.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CollectRequest {
     /// kgkit's run report, the kg_run.json text (jobs, fold_status, gpu_util, elapsed_s, budget_h,
     /// deadline_hit). Empty for a kernel without one: give `status` and/or `log` instead.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub report: String,
     /// The output of `kaggle kernels status <owner>/<slug>` (`<owner>/<slug> has status
     /// "KernelWorkerStatus.COMPLETE"`, or the old CLI's `"complete"`, `"error"`, `"cancelAcknowledged"`;
     /// a `Failure message:` line is read too): the run's outcome.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub status: Option<String>,
     /// The kernel's log: the `<slug>.log` that `kaggle kernels output <owner>/<slug>` writes (JSON records
     /// of `stream_name`, `time` in seconds since the session started, and `data`), or plain text. Its
     /// times give the session's hours; its last lines are quoted when the run failed or was stopped.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub log: Option<String>,
-    /// The `-t` cap the kernel was pushed with, in whole seconds: a log that ends at about the cap was
+    /// The -t cap the kernel was pushed with, in whole seconds: a log that ends at about the cap was
     /// stopped by it.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "S"))]
     pub timeout_seconds: Option<u64>,
     /// What the answer calls the report (a file name, as given); default `kg_run.json`, or for a kernel
     /// without one the kernel its status names (`owner/slug`).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub input: Option<String>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 

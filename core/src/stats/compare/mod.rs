@@ -68,48 +68,64 @@ pub const DEFAULT_SEED: u64 = 42;
 /// `truthColumn`), not both.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompareRequest {
     /// The idea's out-of-fold predictions: CSV text whose header holds `y_true` and `y_pred`; optional
     /// columns `id` (rows are paired by id when both files have it, else by order), `fold` (a per-fold
     /// paired t over 2+ folds) and `group` (the bootstrap resamples whole groups).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub idea: String,
     /// The control's predictions on the same rows, CSV text of the same form.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub control: String,
     /// Instead of `idea`: kgkit's artifacts folder of the idea (`artifacts/<name>/`), its files by name;
     /// in JSON each file's bytes are a base64 string. `fold<k>_oof.npy` (predictions) with
     /// `fold<k>_idx.npy` (their rows in the truth table) are read, other files passed over.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub idea_artifacts: Option<Artifacts>,
     /// Instead of `control`: the control's artifacts folder, of the same form.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub control_artifacts: Option<Artifacts>,
     /// With artifacts: the training table's CSV text, whose rows `fold<k>_idx.npy` point at (0 = its
     /// first data row).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub truth: Option<String>,
-    /// With artifacts: the truth column of `truth` (text labels are encoded as sorted classes, as kgkit
-    /// does).
+    /// With artifacts: the truth table's column of labels (text labels are encoded as sorted classes, as
+    /// kgkit does).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "COLUMN"))]
     pub truth_column: Option<String>,
-    /// With artifacts: a column of `truth` holding each row's group (patients, sessions): the bootstrap
-    /// resamples whole groups.
+    /// With artifacts: the truth table's column of groups (patients, sessions): the bootstrap resamples
+    /// whole groups.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "COLUMN"))]
     pub groups: Option<String>,
-    /// Compare one fold only: the artifacts' `fold<K>` files, or the CSV rows whose `fold` is K.
+    /// Compare one fold only: the artifacts' fold<K> files, or the CSV rows whose fold column is K.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "K"))]
     pub fold: Option<u32>,
-    /// The metric: `rmse`, `mae`, `logloss`, `auc` or `accuracy` (the gain is signed so that positive
-    /// is better).
+    /// The metric: rmse, mae, logloss, auc or accuracy (the gain is signed so that positive is better).
     #[cfg_attr(feature = "schema", schemars(extend("x-required" = true)))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "M"))]
     pub metric: String,
     /// The baseline's per-fold CV scores, for the leakage check: CSV text with a `score` column, or one
     /// number a line.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub folds: Option<String>,
-    /// Bootstrap resamples, at least 2 (default: the rules' `threshold.stats.resamples`).
+    /// Bootstrap resamples, at least 2 (default: threshold.stats.resamples).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub resamples: Option<usize>,
     /// Seed of the bootstrap's random draws (default 42): the same request gives the same answer.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub seed: Option<u64>,
-    /// Threads for the resamples (default 1); the answer does not depend on it.
+    /// Threads for the resamples (default: 1; on the command line, the CPU cores); the answer does not
+    /// depend on it.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub threads: Option<usize>,
     /// The time of the answer (RFC 3339 or a date; default: the caller's clock).
     #[cfg_attr(feature = "schema", schemars(extend("x-time" = true)))]
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub now: Option<String>,
     /// Threshold overrides.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub set: Overrides,
 }
 
