@@ -1,10 +1,18 @@
 //! Rule docs (`kgadvise explain ID`): any finding rule (KH001) or data entry (`matrix.bf16.t4x2`), and an
 //! index of every finding rule. Every finding on every page links here.
+//!
+//! The page's wasm holds the rule book without the rules' long prose (what it checks, why it matters, an
+//! example: core's feature `rule-prose` is off in the page's build, for its size budget). The page reads it
+//! from the site's `rules-prose.json` (generated from the rules as `web/rules-prose.json`, copied by trunk,
+//! cached by the service worker, so offline too) and shows those sections before the ones the wasm holds
+//! (fix, thresholds, source); while the file loads, or if it cannot be read, it says so.
 
-use kgadvise_core::explain::{self, ExplainReport, ExplainRequest, Explanation};
+use std::sync::Arc;
+
+use kgadvise_core::explain::{self, ExplainReport, ExplainRequest, Explanation, RULES_PROSE_FILE};
 use leptos::prelude::*;
 
-use crate::browser::now;
+use crate::browser::{fetch_bytes, now};
 use crate::components::example::{Example, TryExample};
 use crate::components::inputs::request_error;
 use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
@@ -37,9 +45,74 @@ pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
     }
 }
 
+/// The site's `rules-prose.json`: loading, read (parsed once), or why it could not be.
+#[derive(Debug, Clone)]
+pub enum ProseFile {
+    Loading,
+    Loaded(Arc<serde_json::Value>),
+    Failed(String),
+}
+
+impl ProseFile {
+    /// The file's text as the page reads it: JSON, else why not.
+    pub fn read(bytes: &[u8]) -> ProseFile {
+        match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| serde_json::from_str(text).ok())
+        {
+            Some(value) => ProseFile::Loaded(Arc::new(value)),
+            None => ProseFile::Failed("not the JSON the page expects".to_string()),
+        }
+    }
+}
+
+/// The first sections of a rule's doc (what it checks, why it matters, an example), as Markdown; or, while
+/// the file loads or when it cannot give them, the sentence the page shows instead (`Err(true)`: a
+/// problem, `Err(false)`: still loading).
+pub fn prose_sections(file: &ProseFile, id: &str) -> Result<String, (bool, String)> {
+    let rest = "Its fix, thresholds and source are below.";
+    match file {
+        ProseFile::Loading => Err((
+            false,
+            format!("Loading what {id} checks, why it matters and its example…"),
+        )),
+        ProseFile::Failed(why) => Err((
+            true,
+            format!(
+                "What {id} checks, why it matters and its example could not be loaded ({RULES_PROSE_FILE}: {why}). {rest}"
+            ),
+        )),
+        ProseFile::Loaded(value) => explain::prose_of(value, id)
+            .map(|prose| explain::prose_markdown(&prose))
+            .ok_or_else(|| {
+                (
+                    true,
+                    format!("{RULES_PROSE_FILE} has no text for {id}: the site's copy is older than its rules. {rest}"),
+                )
+            }),
+    }
+}
+
+/// Reads the site's `rules-prose.json` into `file` (a build whose rule book holds the prose needs none).
+fn load_prose(file: RwSignal<ProseFile>) {
+    if explain::RULE_PROSE || cfg!(not(target_arch = "wasm32")) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let read = match fetch_bytes(RULES_PROSE_FILE).await {
+            Ok(bytes) => ProseFile::read(&bytes),
+            Err(why) => ProseFile::Failed(why),
+        };
+        // The page may have been left meanwhile.
+        let _ = file.try_set(read);
+    });
+}
+
 #[component]
 pub fn RulesPage() -> impl IntoView {
     let url = use_url();
+    let prose = RwSignal::new(ProseFile::Loading);
+    load_prose(prose);
     let answer = move || url.value("id").map(|id| explain_answer(&id));
     let index = explain::rules_by_code()
         .into_iter()
@@ -71,7 +144,7 @@ pub fn RulesPage() -> impl IntoView {
             </form>
             {move || match answer() {
                 None => ().into_any(),
-                Some(Ok(e)) => view! { <ExplanationView e=e /> }.into_any(),
+                Some(Ok(e)) => view! { <ExplanationView e=e prose=prose /> }.into_any(),
                 Some(Err((message, suggestions))) => view! {
                     <ErrorBox message=message />
                     <ul class="suggestions">
@@ -90,7 +163,20 @@ pub fn RulesPage() -> impl IntoView {
 }
 
 #[component]
-fn ExplanationView(e: Explanation) -> impl IntoView {
+fn ExplanationView(e: Explanation, prose: RwSignal<ProseFile>) -> impl IntoView {
+    // A finding rule's doc in the page's wasm starts at its fix: the prose comes from the site's file.
+    let id = e.rule.clone();
+    let sections = (e.kind == "rule" && !explain::RULE_PROSE).then_some(move || {
+        match prose.with(|file| prose_sections(file, &id)) {
+            Ok(doc) => view! { <DocText doc=doc /> }.into_any(),
+            Err((true, problem)) => {
+                view! { <p class="error" role="alert">{problem}</p> }.into_any()
+            }
+            Err((false, loading)) => {
+                view! { <p class="hint" role="status">{loading}</p> }.into_any()
+            }
+        }
+    });
     view! {
         <article id="answer" class="answer explanation">
             <h2>
@@ -98,6 +184,7 @@ fn ExplanationView(e: Explanation) -> impl IntoView {
                 {format!(" — {}", e.title)}
             </h2>
             <p class="kind">{format!("{} · source: {} · as of {}", e.kind, e.source, e.as_of)}</p>
+            {sections}
             <DocText doc=e.doc.clone() />
         </article>
     }
