@@ -56,6 +56,10 @@ test('is the GPU worth it: rows and refits give the choice and the reason', asyn
   assert.match(await text(page, '.findings'), /KH010/);
   await page.fill('#rows', '12k');
   assert.match(await text(page, '.error'), /Rows: expected a whole number/);
+  // A control's hint is its request field's doc comment, from the site's field-docs.json.
+  await page.waitForFunction(() => /^How many times the model is fit in the run: folds x seeds x tuning trials/
+    .test(document.querySelector('#refits-hint')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('#refits', 'aria-describedby'), 'refits-hint');
   check();
 });
 

@@ -99,7 +99,7 @@ test('offline: after one visit the page reloads with the network off and diagnos
   }
 });
 
-test('offline: the rule docs show what a rule checks, why and its example from the cached rules-prose.json', async () => {
+test('offline: the rule docs show what a rule checks, why and its example, and the controls their hints, from the cache', async () => {
   const context = await browser.newContext();
   const outside = await siteOnly(context);
   const answered = page => page.waitForFunction(() => /Why it matters/.test(document.querySelector('#answer')?.textContent ?? ''),
@@ -125,6 +125,11 @@ test('offline: the rule docs show what a rule checks, why and its example from t
     const shown = await text(page, '#answer');
     for (const section of ['what', 'why', 'example']) assert.ok(shown.includes(plain(PROSE.KV005[section])), section);
     assert.ok(served.some(([url]) => url.endsWith('/rules-prose.json')), 'the page read rules-prose.json');
+    // The controls' hints (field-docs.json) come from the cache too.
+    await page.goto(new URL('?page=cap', APP_URL).href);
+    await page.waitForFunction(() => /^Measured runtime of a kernel of your own, hours\.$/
+      .test(document.querySelector('#measured-hint')?.textContent ?? ''), null, { timeout: 20000 });
+    assert.ok(served.some(([url]) => url.endsWith('/field-docs.json')), 'the page read field-docs.json');
     assert.deepEqual(served.filter(([, sw]) => !sw), [], 'every response came from the service worker');
     assert.deepEqual(outside, [], 'no request left the site');
     assert.deepEqual(problems, []);

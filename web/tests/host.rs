@@ -388,9 +388,10 @@ fn rules_page_explains_an_id_and_lists_every_rule() {
 /// sections; loading, a failed fetch and a file without the rule are said, never a blank.
 #[test]
 fn rule_prose_comes_from_the_site_file_and_its_absence_is_said() {
-    use kgadvise_web::pages::rules::{ProseFile, prose_sections};
+    use kgadvise_web::components::site_file::SiteFile;
+    use kgadvise_web::pages::rules::prose_sections;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules-prose.json");
-    let file = ProseFile::read(&std::fs::read(&path).unwrap());
+    let file = SiteFile::read(&std::fs::read(&path).unwrap());
     for r in kgadvise_core::rulebook().rules.iter() {
         let doc = prose_sections(&file, &r.id).unwrap();
         assert!(
@@ -409,18 +410,18 @@ fn rule_prose_comes_from_the_site_file_and_its_absence_is_said() {
         problem && note.contains("rules-prose.json has no text for KX999"),
         "{note}"
     );
-    let (problem, note) = prose_sections(&ProseFile::Loading, "KH001").unwrap_err();
+    let (problem, note) = prose_sections(&SiteFile::Loading, "KH001").unwrap_err();
     assert!(
         !problem && note.starts_with("Loading what KH001 checks"),
         "{note}"
     );
     let (problem, note) =
-        prose_sections(&ProseFile::Failed("HTTP 404".into()), "KH001").unwrap_err();
+        prose_sections(&SiteFile::Failed("HTTP 404".into()), "KH001").unwrap_err();
     assert!(
         problem && note.contains("could not be loaded (rules-prose.json: HTTP 404)"),
         "{note}"
     );
-    let (problem, note) = prose_sections(&ProseFile::read(b"<html>"), "KH001").unwrap_err();
+    let (problem, note) = prose_sections(&SiteFile::read(b"<html>"), "KH001").unwrap_err();
     assert!(
         problem && note.contains("not the JSON the page expects"),
         "{note}"

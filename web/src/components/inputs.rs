@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::doc_text::inline;
 use crate::use_url;
 
 /// A `<select>` bound to `key`. `any` adds a first, empty choice ("all platforms").
@@ -46,11 +47,14 @@ pub fn UrlInput(
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] numeric: bool,
     #[prop(optional)] hint: &'static str,
+    /// A hint that comes later (a request field's doc comment from the site's field-docs.json).
+    #[prop(optional)]
+    doc: Option<Signal<String>>,
 ) -> impl IntoView {
     let url = use_url();
     let on_input = move |ev| url.set(key, &event_target_value(&ev));
     let hint_id = format!("{id}-hint");
-    let has_hint = !hint.is_empty();
+    let has_hint = !hint.is_empty() || doc.is_some();
     view! {
         <div class="field">
             <label for=id>{label}</label>
@@ -67,7 +71,7 @@ pub fn UrlInput(
                 prop:value=move || url.raw(key)
                 on:input=on_input
             />
-            {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
+            {has_hint.then(|| view! { <small id=hint_id>{hint}{doc.map(|doc| move || inline(&doc.get()))}</small> })}
         </div>
     }
 }

@@ -7,14 +7,13 @@
 //! cached by the service worker, so offline too) and shows those sections before the ones the wasm holds
 //! (fix, thresholds, source); while the file loads, or if it cannot be read, it says so.
 
-use std::sync::Arc;
-
-use kgadvise_core::explain::{self, ExplainReport, ExplainRequest, Explanation, RULES_PROSE_FILE};
+use kgadvise_core::explain::{self, ExplainReport, ExplainRequest, Explanation};
 use leptos::prelude::*;
 
-use crate::browser::{fetch_bytes, now};
+use crate::browser::now;
 use crate::components::example::{Example, TryExample};
 use crate::components::inputs::request_error;
+use crate::components::site_file::{self, RULES_PROSE_FILE, SiteFile};
 use crate::components::{AppLink, DocText, ErrorBox, RuleLink, UrlInput, no_submit};
 use crate::query::rule_href;
 use crate::use_url;
@@ -45,44 +44,23 @@ pub fn explain_answer(id: &str) -> Result<Explanation, (String, Vec<String>)> {
     }
 }
 
-/// The site's `rules-prose.json`: loading, read (parsed once), or why it could not be.
-#[derive(Debug, Clone)]
-pub enum ProseFile {
-    Loading,
-    Loaded(Arc<serde_json::Value>),
-    Failed(String),
-}
-
-impl ProseFile {
-    /// The file's text as the page reads it: JSON, else why not.
-    pub fn read(bytes: &[u8]) -> ProseFile {
-        match std::str::from_utf8(bytes)
-            .ok()
-            .and_then(|text| serde_json::from_str(text).ok())
-        {
-            Some(value) => ProseFile::Loaded(Arc::new(value)),
-            None => ProseFile::Failed("not the JSON the page expects".to_string()),
-        }
-    }
-}
-
 /// The first sections of a rule's doc (what it checks, why it matters, an example), as Markdown; or, while
 /// the file loads or when it cannot give them, the sentence the page shows instead (`Err(true)`: a
 /// problem, `Err(false)`: still loading).
-pub fn prose_sections(file: &ProseFile, id: &str) -> Result<String, (bool, String)> {
+pub fn prose_sections(file: &SiteFile, id: &str) -> Result<String, (bool, String)> {
     let rest = "Its fix, thresholds and source are below.";
     match file {
-        ProseFile::Loading => Err((
+        SiteFile::Loading => Err((
             false,
             format!("Loading what {id} checks, why it matters and its example…"),
         )),
-        ProseFile::Failed(why) => Err((
+        SiteFile::Failed(why) => Err((
             true,
             format!(
                 "What {id} checks, why it matters and its example could not be loaded ({RULES_PROSE_FILE}: {why}). {rest}"
             ),
         )),
-        ProseFile::Loaded(value) => explain::prose_of(value, id)
+        SiteFile::Loaded(value) => explain::prose_of(value, id)
             .map(|prose| explain::prose_markdown(&prose))
             .ok_or_else(|| {
                 (
@@ -94,24 +72,16 @@ pub fn prose_sections(file: &ProseFile, id: &str) -> Result<String, (bool, Strin
 }
 
 /// Reads the site's `rules-prose.json` into `file` (a build whose rule book holds the prose needs none).
-fn load_prose(file: RwSignal<ProseFile>) {
-    if explain::RULE_PROSE || cfg!(not(target_arch = "wasm32")) {
-        return;
+fn load_prose(file: RwSignal<SiteFile>) {
+    if !explain::RULE_PROSE {
+        site_file::load(RULES_PROSE_FILE, file);
     }
-    leptos::task::spawn_local(async move {
-        let read = match fetch_bytes(RULES_PROSE_FILE).await {
-            Ok(bytes) => ProseFile::read(&bytes),
-            Err(why) => ProseFile::Failed(why),
-        };
-        // The page may have been left meanwhile.
-        let _ = file.try_set(read);
-    });
 }
 
 #[component]
 pub fn RulesPage() -> impl IntoView {
     let url = use_url();
-    let prose = RwSignal::new(ProseFile::Loading);
+    let prose = RwSignal::new(SiteFile::Loading);
     load_prose(prose);
     let answer = move || url.value("id").map(|id| explain_answer(&id));
     let index = explain::rules_by_code()
@@ -163,7 +133,7 @@ pub fn RulesPage() -> impl IntoView {
 }
 
 #[component]
-fn ExplanationView(e: Explanation, prose: RwSignal<ProseFile>) -> impl IntoView {
+fn ExplanationView(e: Explanation, prose: RwSignal<SiteFile>) -> impl IntoView {
     // A finding rule's doc in the page's wasm starts at its fix: the prose comes from the site's file.
     let id = e.rule.clone();
     let sections = (e.kind == "rule" && !explain::RULE_PROSE).then_some(move || {
