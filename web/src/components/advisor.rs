@@ -443,15 +443,20 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
 }
 
 /// The hint of the control for `command`'s request field `field`: the field's doc comment from the site's
-/// field-docs.json, its whitespace collapsed; empty while the file loads or if it cannot be read (a hint
-/// helps, the control works without it).
+/// field-docs.json, its whitespace collapsed and its back-ticks dropped (plain text); empty while the file
+/// loads or if it cannot be read (a hint helps, the control works without it).
 pub fn field_hint(file: &SiteFile, command: &str, field: &str) -> String {
     match file {
         SiteFile::Loaded(docs) => docs
             .get(command)
             .and_then(|fields| fields.get(field))
             .and_then(serde_json::Value::as_str)
-            .map(|doc| doc.split_whitespace().collect::<Vec<_>>().join(" "))
+            .map(|doc| {
+                doc.replace('`', "")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .unwrap_or_default(),
         SiteFile::Loading | SiteFile::Failed(_) => String::new(),
     }

@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::doc_text::inline;
 use crate::use_url;
 
 /// A `<select>` bound to `key`. `any` adds a first, empty choice ("all platforms").
@@ -71,7 +70,14 @@ pub fn UrlInput(
                 prop:value=move || url.raw(key)
                 on:input=on_input
             />
-            {has_hint.then(|| view! { <small id=hint_id>{hint}{doc.map(|doc| move || inline(&doc.get()))}</small> })}
+            {has_hint
+                .then(|| {
+                    view! {
+                        <small id=hint_id>
+                            {move || doc.map_or_else(|| hint.to_string(), |doc| doc.get())}
+                        </small>
+                    }
+                })}
         </div>
     }
 }
