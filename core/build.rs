@@ -12,6 +12,10 @@
 //! const calls, and the ID index comes out already sorted. `rulebook::tests::embedded_book_is_the_toml`
 //! (feature `rules-toml`) checks that the baked book equals what serde reads from the TOML text.
 //!
+//! Without the feature `rule-prose` (the page's build) the finding rules' long prose (`what`, `why`,
+//! `example`) is baked empty (`RuleBook::without_rule_prose`): the page reads it from the site's
+//! `web/rules-prose.json` (`explain::rules_prose_json`, kept fresh by `tests/tests/rules_data.rs`).
+//!
 //! Writes `$OUT_DIR/rules_embedded.rs`: `RULEBOOK` (the baked `RuleBook`) and, for the `rules-toml`
 //! feature, `EMBEDDED` (file name, TOML text through `include_str!`); and `$OUT_DIR/rule_ids.rs`: one
 //! typed constant per entry ID (`rulebook::ids`), so that a mistyped ID in core fails the build.
@@ -97,6 +101,13 @@ fn main() {
     let book = match book {
         Some(book) if errors.is_empty() => book,
         _ => fail(&errors),
+    };
+    // The page's build leaves the rules' long prose out of the wasm (it reads it from rules-prose.json);
+    // every other build (feature `rule-prose`, a default) keeps it.
+    let book = if std::env::var_os("CARGO_FEATURE_RULE_PROSE").is_some() {
+        book
+    } else {
+        book.without_rule_prose()
     };
     let baked = book.bake(&Default::default());
     let code = format!(

@@ -147,7 +147,47 @@ fn id_list_text(list: &IdList) -> String {
         .collect()
 }
 
-/// The Markdown documentation of one finding rule, in the fixed sections.
+/// Whether this build's rule book holds the finding rules' long prose (`what`, `why`, `example`): the
+/// feature `rule-prose`, which every build but the page's has. Without it a rule's doc
+/// ([`render_rule_doc`], `explain ID`) holds its Fix, Thresholds and Source sections only, and the page
+/// shows the prose sections before them from the site's `rules-prose.json` ([`rules_prose_json`],
+/// read back by [`prose_of`]).
+pub const RULE_PROSE: bool = cfg!(feature = "rule-prose");
+
+/// The name of the site file that holds every finding rule's long prose ([`rules_prose_json`]): generated
+/// from the rules as `web/rules-prose.json` (a test keeps it fresh), copied into the site by trunk and
+/// cached by the service worker.
+pub const RULES_PROSE_FILE: &str = "rules-prose.json";
+
+/// A finding rule's long prose: what it checks (exactly when it fires), why it matters, an example.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RuleProse<'a> {
+    pub what: &'a str,
+    pub why: &'a str,
+    pub example: &'a str,
+}
+
+impl<'a> RuleProse<'a> {
+    /// The prose the rule book holds for a rule (empty without the feature `rule-prose`).
+    pub fn of(r: &'a RuleDoc) -> RuleProse<'a> {
+        RuleProse {
+            what: &r.what,
+            why: &r.why,
+            example: &r.example,
+        }
+    }
+}
+
+/// The first sections of a rule's doc, from its long prose: What it checks, Why it matters, Example.
+pub fn prose_markdown(p: &RuleProse<'_>) -> String {
+    format!(
+        "### What it checks\n{}\n\n### Why it matters\n{}\n\n### Example\n{}\n\n",
+        p.what, p.why, p.example
+    )
+}
+
+/// The Markdown documentation of one finding rule, in the fixed sections; without the feature
+/// `rule-prose` its Fix, Thresholds and Source only (see [`RULE_PROSE`]).
 pub fn render_rule_doc(r: &RuleDoc) -> String {
     let thresholds = if r.thresholds.is_empty() {
         "none".to_string()
@@ -155,10 +195,43 @@ pub fn render_rule_doc(r: &RuleDoc) -> String {
         let lines: Vec<String> = r.thresholds.iter().map(|t| describe_entry(t)).collect();
         format!("- {}", lines.join("\n- "))
     };
+    let prose = if RULE_PROSE {
+        prose_markdown(&RuleProse::of(r))
+    } else {
+        String::new()
+    };
     format!(
-        "### What it checks\n{}\n\n### Why it matters\n{}\n\n### Example\n{}\n\n### Fix\n{}\n\n### Thresholds\n{}\n\n### Source\n{} (as of {})\n",
-        r.what, r.why, r.example, r.fix, thresholds, r.source, r.as_of
+        "{prose}### Fix\n{}\n\n### Thresholds\n{}\n\n### Source\n{} (as of {})\n",
+        r.fix, thresholds, r.source, r.as_of
     )
+}
+
+/// The site's `rules-prose.json`: every finding rule's long prose, keyed by rule code (sorted), as
+/// `{"KB001": {"what": ..., "why": ..., "example": ...}, ...}`. The page's wasm holds the rule book without
+/// it ([`RULE_PROSE`]); `tests/tests/rules_data.rs` checks that `web/rules-prose.json` is this text.
+#[cfg(feature = "rule-prose")]
+pub fn rules_prose_json() -> String {
+    let rules: std::collections::BTreeMap<&str, RuleProse<'_>> = rulebook()
+        .rules
+        .iter()
+        .map(|r| (r.id.as_ref(), RuleProse::of(r)))
+        .collect();
+    // Strings only: serde_json's float printer is never reached.
+    let mut text = serde_json::to_string_pretty(&rules).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// One rule's prose from the parsed `rules-prose.json` ([`rules_prose_json`]); `None` when the file has no
+/// such rule or it lacks a section (a file older than the page's rules).
+pub fn prose_of<'a>(file: &'a serde_json::Value, id: &str) -> Option<RuleProse<'a>> {
+    let rule = file.get(id)?;
+    let section = |key: &str| rule.get(key).and_then(serde_json::Value::as_str);
+    Some(RuleProse {
+        what: section("what")?,
+        why: section("why")?,
+        example: section("example")?,
+    })
 }
 
 /// One line describing a data entry (threshold, fact, accepted values, worth-gpu bounds) for the
@@ -638,13 +711,36 @@ mod tests {
                 "Thresholds",
                 "Source",
             ] {
-                assert!(
+                let prose = ["What it checks", "Why it matters", "Example"].contains(&section);
+                assert_eq!(
                     e.doc.contains(&format!("### {section}")),
-                    "{} lacks {section}",
+                    RULE_PROSE || !prose,
+                    "{} and {section}",
                     r.id
                 );
             }
         }
+    }
+
+    #[test]
+    #[cfg(feature = "rule-prose")]
+    fn the_prose_file_gives_back_every_rules_prose() {
+        let file: serde_json::Value = serde_json::from_str(&rules_prose_json()).unwrap();
+        assert_eq!(
+            file.as_object().unwrap().len(),
+            rulebook().rules.len(),
+            "one entry per rule"
+        );
+        for r in rulebook().rules.iter() {
+            let prose = RuleProse::of(r);
+            assert!(!prose.what.is_empty() && !prose.why.is_empty() && !prose.example.is_empty());
+            assert_eq!(prose_of(&file, &r.id), Some(prose), "{}", r.id);
+            // The page's doc is the prose's sections, then what the wasm holds.
+            assert!(render_rule_doc(r).starts_with(&prose_markdown(&prose)));
+        }
+        assert_eq!(prose_of(&file, "KX999"), None);
+        let partial = serde_json::json!({"KH001": {"what": "w", "why": "y"}});
+        assert_eq!(prose_of(&partial, "KH001"), None, "a section missing");
     }
 
     #[test]

@@ -1,6 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { launch, openPage, text, waitForQuery } from './harness.mjs';
+
+// The rules' long prose as the site serves it (web/rules-prose.json, generated from rules/*.toml).
+const PROSE = JSON.parse(readFileSync(new URL('../../web/rules-prose.json', import.meta.url), 'utf8'));
+/** Markdown as the page shows it: no backticks or stars, whitespace collapsed. */
+const plain = md => md.replace(/[`*]/g, '').replace(/\s+/g, ' ').trim();
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -50,13 +56,21 @@ test('is the GPU worth it: rows and refits give the choice and the reason', asyn
   assert.match(await text(page, '.findings'), /KH010/);
   await page.fill('#rows', '12k');
   assert.match(await text(page, '.error'), /Rows: expected a whole number/);
+  // A control's hint is its request field's doc comment, from the site's field-docs.json.
+  await page.waitForFunction(() => /^How many times the model is fit in the run: folds x seeds x tuning trials/
+    .test(document.querySelector('#refits-hint')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('#refits', 'aria-describedby'), 'refits-hint');
   check();
 });
 
 test('rule docs explain any ID; typed text is shown as text, never markup', async () => {
   const { page, check } = await openPage(browser, '?page=rules&id=KH004');
-  assert.match(await text(page, '#answer'), /What it checks/);
-  assert.ok(await page.locator('#answer h4').count() >= 5);
+  // What it checks, why it matters and the example come from the site's rules-prose.json (not the wasm).
+  await page.waitForFunction(() => /What it checks/.test(document.querySelector('#answer')?.textContent ?? ''));
+  const headings = await page.locator('#answer h4').allInnerTexts();
+  assert.deepEqual(headings, ['What it checks', 'Why it matters', 'Example', 'Fix', 'Thresholds', 'Source']);
+  const shown = await text(page, '#answer');
+  for (const section of ['what', 'why', 'example']) assert.ok(shown.includes(plain(PROSE.KH004[section])), section);
   await page.fill('#rule-id', '<img src=x onerror="window.pwned=1">');
   await page.waitForSelector('.error');
   assert.match(await text(page, '.error'), /unknown rule `<img src=x/);

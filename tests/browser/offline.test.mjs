@@ -8,10 +8,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { APP_URL, guard, launch, launchPersistent } from './harness.mjs';
+import { APP_URL, guard, launch, launchPersistent, text } from './harness.mjs';
 
 const SITE = new URL(APP_URL).origin;
 const LOG = readFileSync(new URL('../fixtures/diagnose/second-gpu-idle.csv', import.meta.url), 'utf8');
+// The rules' long prose, which the wasm leaves out: the site's rules-prose.json (web/rules-prose.json).
+const PROSE = JSON.parse(readFileSync(new URL('../../web/rules-prose.json', import.meta.url), 'utf8'));
+const SECTIONS = ['What it checks', 'Why it matters', 'Example', 'Fix', 'Thresholds', 'Source'];
+/** Markdown as the page shows it: no backticks or stars, whitespace collapsed. */
+const plain = md => md.replace(/[`*]/g, '').replace(/\s+/g, ' ').trim();
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -89,6 +94,65 @@ test('offline: after one visit the page reloads with the network off and diagnos
 
     assert.deepEqual(outside, [], 'no request left the site');
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('offline: the rule docs show what a rule checks, why and its example, and the controls their hints, from the cache', async () => {
+  const context = await browser.newContext();
+  const outside = await siteOnly(context);
+  const answered = page => page.waitForFunction(() => /Why it matters/.test(document.querySelector('#answer')?.textContent ?? ''),
+    null, { timeout: 20000 });
+  try {
+    const { page, problems } = await firstVisit(context, '?page=rules&id=KM007');
+    await answered(page);
+    assert.deepEqual(await page.locator('#answer h4').allInnerTexts(), SECTIONS);
+    const cached = await page.evaluate(async () => {
+      const urls = [];
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+      return urls;
+    });
+    assert.ok(cached.includes(new URL('rules-prose.json', APP_URL).href), 'the worker caches rules-prose.json');
+
+    await context.setOffline(true);
+    const served = [];
+    page.on('response', r => served.push([r.url(), r.fromServiceWorker()]));
+    await page.goto(new URL('?page=rules&id=KV005', APP_URL).href);
+    await page.waitForSelector('#page-title', { timeout: 20000 });
+    await answered(page);
+    assert.deepEqual(await page.locator('#answer h4').allInnerTexts(), SECTIONS);
+    const shown = await text(page, '#answer');
+    for (const section of ['what', 'why', 'example']) assert.ok(shown.includes(plain(PROSE.KV005[section])), section);
+    assert.ok(served.some(([url]) => url.endsWith('/rules-prose.json')), 'the page read rules-prose.json');
+    // The controls' hints (field-docs.json) come from the cache too.
+    await page.goto(new URL('?page=cap', APP_URL).href);
+    await page.waitForFunction(() => /^Measured runtime of a kernel of your own, hours\.$/
+      .test(document.querySelector('#measured-hint')?.textContent ?? ''), null, { timeout: 20000 });
+    assert.ok(served.some(([url]) => url.endsWith('/field-docs.json')), 'the page read field-docs.json');
+    assert.deepEqual(served.filter(([, sw]) => !sw), [], 'every response came from the service worker');
+    assert.deepEqual(outside, [], 'no request left the site');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the rule docs say so when rules-prose.json cannot be read, and still show the fix, thresholds and source', async () => {
+  // No worker (it would cache the file): the page's own fetch is answered 404.
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  await context.route(url => url.pathname.endsWith('/rules-prose.json'), route => route.fulfill({ status: 404, body: 'gone' }));
+  try {
+    const page = await context.newPage();
+    const problems = guard(page);
+    await page.goto(new URL('?page=rules&id=KM007', APP_URL).href);
+    await page.waitForSelector('#answer [role=alert]', { timeout: 20000 });
+    assert.equal(await text(page, '#answer [role=alert]'),
+      'What KM007 checks, why it matters and its example could not be loaded (rules-prose.json: HTTP 404). ' +
+      'Its fix, thresholds and source are below.');
+    assert.deepEqual(await page.locator('#answer h4').allInnerTexts(), SECTIONS.slice(3));
+    // The 404 itself is what this test asks for; nothing else may go wrong.
+    assert.deepEqual(problems.filter(p => !/404/.test(p)), []);
   } finally {
     await context.close();
   }

@@ -1,10 +1,11 @@
 //! The parts of the libraries' files written from core's table of advisors (`advise::TABLE`) and its
 //! requests' JSON schemas (`advise::request_schema`), so that an advisor and a request field are declared
 //! once, in core: the Python stub's advisor functions (`python/kgadvise/__init__.pyi`) and the npm
-//! package's exports (`npm/index.js`). `tests/tests/surfaces.rs` checks both files hold what is written
-//! here, and rewrites them with `KGADVISE_BLESS=1`.
+//! package's exports (`npm/index.js`), and the web page's `web/field-docs.json` (each request field's doc
+//! comment, the hint of the page's control for it). `tests/tests/surfaces.rs` checks the files hold what
+//! is written here, and rewrites them with `KGADVISE_BLESS=1`.
 
-use kgadvise_core::advise::{Advisor, library_advisors, request_schema};
+use kgadvise_core::advise::{Advisor, TABLE, library_advisors, request_schema};
 use serde_json::Value;
 
 /// The line before the generated part of a file (after its comment mark).
@@ -185,6 +186,37 @@ pub fn npm_exports() -> String {
     let list = wrap(&names.join(", "), "  ", 110).join("\n");
     out.push_str(&format!("\nconst FUNCTIONS = [\n{list},\n];\n"));
     out
+}
+
+/// The site's `field-docs.json` (`web/field-docs.json`): each advisor's request fields' doc comments,
+/// `{"cap": {"measured": "Measured runtime of a kernel of your own, hours.", ...}, ...}`, by command and
+/// request key (a page's URL key for a typed value is its request field). The page shows a typed control's
+/// hint from it: the doc is written once, on the request field, and stays out of the wasm.
+pub fn page_field_docs() -> String {
+    let mut commands = serde_json::Map::new();
+    for advisor in TABLE {
+        let schema = request_schema(advisor.command).unwrap_or_default();
+        let empty = serde_json::Map::new();
+        let properties = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let order = schema.get("x-order").and_then(Value::as_array);
+        let mut fields = serde_json::Map::new();
+        for key in order.into_iter().flatten().filter_map(Value::as_str) {
+            let doc = properties
+                .get(key)
+                .and_then(|field| field.get("description"))
+                .and_then(Value::as_str);
+            if let Some(doc) = doc {
+                fields.insert(key.to_string(), Value::from(doc));
+            }
+        }
+        commands.insert(advisor.command.to_string(), Value::Object(fields));
+    }
+    let mut text = serde_json::to_string_pretty(&Value::Object(commands)).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// `text` with the part between the lines `{mark} {BEGIN}` and `{mark} {END}` replaced by `part`; `None`

@@ -1,5 +1,5 @@
-//! The rules data as a whole: docs/rules.md is generated from it and must be fresh, and the CLI's
-//! `explain --all-markdown` regenerates it. (The rule book itself is validated by core/build.rs, which
+//! The rules data as a whole: docs/rules.md and the site's web/rules-prose.json are generated from it and
+//! must be fresh, and the CLI's `explain --all-markdown` regenerates docs/rules.md. (The rule book itself is validated by core/build.rs, which
 //! fails the build on any error; the core's wasm32 build is a step of scripts/test-all.sh.)
 
 use kgadvise_tests::{kgadvise, workspace_root};
@@ -16,6 +16,23 @@ fn docs_rules_md_is_fresh() {
         actual == expected,
         "docs/rules.md is stale: regenerate it with `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test rules_data` \
          or `kgadvise explain --all-markdown > docs/rules.md`"
+    );
+}
+
+/// The page's wasm holds the rule book without the rules' long prose (core's feature `rule-prose` is off
+/// there); the page reads it from the site's rules-prose.json, which trunk copies from web/ and the service
+/// worker caches. That file is the rules' prose exactly.
+#[test]
+fn web_rules_prose_json_is_fresh() {
+    let path = workspace_root().join("web").join("rules-prose.json");
+    let expected = kgadvise_core::explain::rules_prose_json();
+    if std::env::var_os("KGADVISE_BLESS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "web/rules-prose.json is stale: regenerate it with `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test rules_data`"
     );
 }
 

@@ -1,12 +1,12 @@
 //! An advisor and a request field are declared once, in core: the libraries' files that name them are
 //! written from core's table of advisors and its request schemas (`kgadvise_tests::surfaces`), and each
 //! schema is what serde reads. `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces` rewrites the
-//! generated parts (python/kgadvise/__init__.pyi's functions, npm/index.js's exports).
+//! generated parts (python/kgadvise/__init__.pyi's functions, npm/index.js's exports) and web/field-docs.json.
 
 use kgadvise_core::advise::{
     TABLE, advise_json, advisor_names, library_advisors, report_schema, request_schema,
 };
-use kgadvise_tests::surfaces::{npm_exports, python_functions, with_part};
+use kgadvise_tests::surfaces::{npm_exports, page_field_docs, python_functions, with_part};
 use kgadvise_tests::workspace_root;
 
 /// The generated part of `rel` (between its `mark` lines) is `part`; with `KGADVISE_BLESS=1` it is
@@ -34,6 +34,22 @@ fn the_python_stub_is_written_from_core() {
 #[test]
 fn the_npm_exports_are_written_from_core() {
     generated_part_is_fresh("npm/index.js", "//", &npm_exports());
+}
+
+/// The page's hints for its typed controls are the request fields' doc comments, read from the site's
+/// field-docs.json (trunk copies web/field-docs.json; the wasm holds none of them).
+#[test]
+fn the_page_field_docs_are_written_from_core() {
+    let path = workspace_root().join("web").join("field-docs.json");
+    let want = page_field_docs();
+    if std::env::var_os("KGADVISE_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        text == want,
+        "web/field-docs.json is stale: regenerate it with `KGADVISE_BLESS=1 cargo test -p kgadvise-tests --test surfaces`"
+    );
 }
 
 /// Every advisor has a schema whose keys are what serde reads: each key is taken (whatever its value's

@@ -1,5 +1,5 @@
-//! The page's only contact with the browser: the clock, the location/history, the fatal-error banner and
-//! local files (read in chunks, never uploaded).
+//! The page's only contact with the browser: the clock, the location/history, the fatal-error banner,
+//! local files (read in chunks, never uploaded) and the site's own files (fetched from its origin).
 //! The clock, the location and the banner are fixed values or no-ops on the host, so host tests are
 //! deterministic; the file reads are only called from browser events.
 
@@ -128,6 +128,33 @@ pub async fn read_bytes(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Ve
         .await
         .map_err(js_message)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A file of the site (an example, rules-prose.json), fetched from the same origin, relative to the page
+/// (the site works from any folder; offline the service worker answers it). The error says what went
+/// wrong in a few words.
+#[cfg(target_arch = "wasm32")]
+pub async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(|_| "the site did not answer")?
+        .dyn_into::<web_sys::Response>()
+        .map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let buffer = response.array_buffer().map_err(|_| "unreadable")?;
+    let buffer = JsFuture::from(buffer).await.map_err(|_| "unreadable")?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// On the host (SSR tests) there is no site to fetch from: fetches are browser events.
+#[cfg(not(target_arch = "wasm32"))]
+pub async fn fetch_bytes(_path: &str) -> Result<Vec<u8>, String> {
+    Err("site files are fetched in the browser".to_string())
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]

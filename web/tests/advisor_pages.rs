@@ -15,11 +15,14 @@ use kgadvise_core::quota::{self, QuotaRequest};
 use kgadvise_core::stats::fidelity::{self, FidelityRequest};
 use kgadvise_core::stats::prune::{self, PruneDecision, PruneRequest};
 use kgadvise_web::browser::HOST_NOW;
-use kgadvise_web::components::advisor::{AdvisorSpec, Inputs, Shown};
+use kgadvise_web::components::advisor::{AdvisorSpec, Control, Inputs, Shown, field_hint};
 use kgadvise_web::components::example::Example;
+use kgadvise_web::components::site_file::SiteFile;
 use kgadvise_web::pages::{
-    EXAMPLES, cap as cap_page, collect, fidelity as fidelity_page, inference as inference_page,
-    prune as prune_page, quota as quota_page, tpu as tpu_page,
+    EXAMPLES, bench as bench_page, cap as cap_page, collect, compare as compare_page,
+    defaults as defaults_page, fidelity as fidelity_page, inference as inference_page,
+    kernel as kernel_page, prune as prune_page, quota as quota_page, tpu as tpu_page,
+    worth_gpu as worth_gpu_page,
 };
 use kgadvise_web::query::Query;
 use kgadvise_web::{AppWith, PAGES};
@@ -86,6 +89,53 @@ fn the_examples_name_exactly_the_copied_fixtures() {
             "tests/fixtures/{path} is missing"
         );
     }
+}
+
+/// Every page on the skeleton.
+const SPECS: &[&AdvisorSpec] = &[
+    &bench_page::SPEC,
+    &cap_page::SPEC,
+    &collect::SPEC,
+    &compare_page::SPEC,
+    &defaults_page::SPEC,
+    &fidelity_page::SPEC,
+    &inference_page::SPEC,
+    &kernel_page::SPEC,
+    &prune_page::SPEC,
+    &quota_page::SPEC,
+    &tpu_page::SPEC,
+    &worth_gpu_page::SPEC,
+];
+
+/// Every typed text control's hint is its request field's doc comment, from the site's field-docs.json
+/// (web/field-docs.json, kept fresh by the tests crate's `surfaces`); none is written in the page.
+#[test]
+fn every_typed_control_has_its_request_fields_doc_as_hint() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("field-docs.json");
+    let docs = SiteFile::read(&std::fs::read(&path).unwrap());
+    let mut controls = 0;
+    for spec in SPECS {
+        for t in spec.typed {
+            if let Control::Text { .. } = t.control {
+                let hint = field_hint(&docs, spec.command, t.field);
+                assert!(!hint.is_empty(), "{} {}: no doc", spec.command, t.field);
+                assert!(!hint.contains('\n') && !hint.contains("  "), "{hint}");
+                controls += 1;
+            }
+        }
+    }
+    assert!(controls >= 30, "{controls}");
+    assert_eq!(
+        field_hint(&docs, "cap", "measured"),
+        "Measured runtime of a kernel of your own, hours."
+    );
+    // While the file loads, or when it cannot be read, the control has no hint (it works without one).
+    assert_eq!(field_hint(&SiteFile::Loading, "cap", "measured"), "");
+    assert_eq!(
+        field_hint(&SiteFile::Failed("HTTP 404".into()), "cap", "measured"),
+        ""
+    );
+    assert_eq!(field_hint(&docs, "cap", "no-such-field"), "");
 }
 
 #[test]

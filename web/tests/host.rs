@@ -352,10 +352,24 @@ fn worth_gpu_page_shows_the_choice() {
 #[test]
 fn rules_page_explains_an_id_and_lists_every_rule() {
     let html = render("?page=rules&id=KH004");
+    // The page's build has no rule prose in its rule book: the page says it is loading it from the site
+    // (which SSR never fetches); a workspace build with core's `rule-prose` shows it from the book.
+    if kgadvise_core::explain::RULE_PROSE {
+        assert!(html.contains("What it checks"), "{html}");
+    } else {
+        assert!(
+            html.contains("Loading what KH004 checks, why it matters and its example…")
+                && !html.contains("What it checks"),
+            "{html}"
+        );
+    }
     assert!(
-        html.contains("What it checks") && html.contains("<h4>"),
+        html.contains("<h4>Fix</h4>") && html.contains("<h4>Source</h4>"),
         "{html}"
     );
+    // An entry that is not a finding rule has no prose to load.
+    let html = render("?page=rules&id=matrix.bf16.t4x2");
+    assert!(!html.contains("Loading what"), "{html}");
     for r in kgadvise_core::rulebook().rules.iter() {
         assert!(
             html.contains(&format!("?page=rules&amp;id={}", r.id)),
@@ -367,6 +381,50 @@ fn rules_page_explains_an_id_and_lists_every_rule() {
     assert!(
         html.contains("did you mean") && html.contains("matrix.bf16.t4x2"),
         "{html}"
+    );
+}
+
+/// The site's rules-prose.json (web/rules-prose.json, fresh by `rules_data`) gives every rule's first
+/// sections; loading, a failed fetch and a file without the rule are said, never a blank.
+#[test]
+fn rule_prose_comes_from_the_site_file_and_its_absence_is_said() {
+    use kgadvise_web::components::site_file::SiteFile;
+    use kgadvise_web::pages::rules::prose_sections;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules-prose.json");
+    let file = SiteFile::read(&std::fs::read(&path).unwrap());
+    for r in kgadvise_core::rulebook().rules.iter() {
+        let doc = prose_sections(&file, &r.id).unwrap();
+        assert!(
+            doc.starts_with("### What it checks\n")
+                && doc.contains("\n### Why it matters\n")
+                && doc.contains("\n### Example\n"),
+            "{}: {doc}",
+            r.id
+        );
+        if kgadvise_core::explain::RULE_PROSE {
+            assert!(kgadvise_core::explain::render_rule_doc(r).starts_with(&doc));
+        }
+    }
+    let (problem, note) = prose_sections(&file, "KX999").unwrap_err();
+    assert!(
+        problem && note.contains("rules-prose.json has no text for KX999"),
+        "{note}"
+    );
+    let (problem, note) = prose_sections(&SiteFile::Loading, "KH001").unwrap_err();
+    assert!(
+        !problem && note.starts_with("Loading what KH001 checks"),
+        "{note}"
+    );
+    let (problem, note) =
+        prose_sections(&SiteFile::Failed("HTTP 404".into()), "KH001").unwrap_err();
+    assert!(
+        problem && note.contains("could not be loaded (rules-prose.json: HTTP 404)"),
+        "{note}"
+    );
+    let (problem, note) = prose_sections(&SiteFile::read(b"<html>"), "KH001").unwrap_err();
+    assert!(
+        problem && note.contains("not the JSON the page expects"),
+        "{note}"
     );
 }
 

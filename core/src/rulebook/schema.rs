@@ -367,7 +367,8 @@ pub struct WorthGpu {
 
 /// The documentation of a finding rule, in fixed sections (What it checks / Why it matters / Example /
 /// Fix / Thresholds / Source). It is the single source of `kgadvise explain`, docs/rules.md and the
-/// web page's help.
+/// web page's help. `what`, `why` and `example` are the rule's long prose: the baked book holds them
+/// empty without the feature `rule-prose` (the page's build; [`RuleBook::without_rule_prose`]).
 #[cfg_attr(not(kgadvise_lib), derive(databake::Bake), databake(path = crate::rulebook))]
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -477,4 +478,19 @@ pub struct RuleBook {
     /// Every entry's ID with its kind (`platform`, `rule`, ...), sorted by ID (byte order), for
     /// `explain` and [`RuleBook::kind_of`].
     pub index: List<(Text, &'static str)>,
+}
+
+impl RuleBook {
+    /// The book without the finding rules' long prose (`what`, `why`, `example` empty): what core/build.rs
+    /// bakes without the feature `rule-prose`. The page is built so (its size budget) and reads that prose
+    /// from the site's `rules-prose.json` (`explain::rules_prose_json`); title, severity, fix, thresholds
+    /// and source stay, so findings are whole.
+    pub fn without_rule_prose(mut self) -> RuleBook {
+        for rule in self.rules.to_mut() {
+            rule.what = Cow::Borrowed("");
+            rule.why = Cow::Borrowed("");
+            rule.example = Cow::Borrowed("");
+        }
+        self
+    }
 }

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use super::example::{Example, ExampleSlot, TryExample};
 use super::inputs::{label_of, parse_count, request_error};
 use super::paste::{LoadedFile, PasteArea, given_text};
+use super::site_file::{self, FIELD_DOCS_FILE, SiteFile};
 use super::{Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, UrlSelect, no_submit};
 use crate::use_url;
 
@@ -32,11 +33,11 @@ pub struct TextBox {
 /// How a typed value is entered.
 #[derive(Debug)]
 pub enum Control {
-    /// A text input (`numeric`: the numeric keyboard on phones).
+    /// A text input (`numeric`: the numeric keyboard on phones). Its hint is its request field's doc
+    /// comment, from the site's field-docs.json ([`field_hint`]).
     Text {
         numeric: bool,
         placeholder: &'static str,
-        hint: &'static str,
     },
     /// A choice; `any` is the first, empty one (the request's default).
     Select {
@@ -53,11 +54,10 @@ pub enum Control {
 
 impl Control {
     /// A numeric text input (the pages of typed figures: hours, counts, seconds).
-    pub const fn number(placeholder: &'static str, hint: &'static str) -> Control {
+    pub const fn number(placeholder: &'static str) -> Control {
         Control::Text {
             numeric: true,
             placeholder,
-            hint,
         }
     }
 }
@@ -370,8 +370,21 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
             }
         })
         .collect_view();
+    // The controls' hints: their request fields' doc comments, from the site's field-docs.json.
+    let docs = RwSignal::new(SiteFile::Loading);
+    if spec
+        .typed
+        .iter()
+        .any(|t| matches!(t.control, Control::Text { .. }))
+    {
+        site_file::load(FIELD_DOCS_FILE, docs);
+    }
     let controls = (!spec.typed.is_empty()).then(|| {
-        let items = spec.typed.iter().map(typed_control).collect_view();
+        let items = spec
+            .typed
+            .iter()
+            .map(|t| typed_control(spec.command, t, docs))
+            .collect_view();
         view! { <form class="controls" on:submit=no_submit>{items}</form> }
     });
     let example_slots = spec
@@ -429,12 +442,31 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
     }
 }
 
-fn typed_control(t: &'static Typed) -> AnyView {
+/// The hint of the control for `command`'s request field `field`: the field's doc comment from the site's
+/// field-docs.json, its whitespace collapsed and its back-ticks dropped (plain text); empty while the file
+/// loads or if it cannot be read (a hint helps, the control works without it).
+pub fn field_hint(file: &SiteFile, command: &str, field: &str) -> String {
+    match file {
+        SiteFile::Loaded(docs) => docs
+            .get(command)
+            .and_then(|fields| fields.get(field))
+            .and_then(serde_json::Value::as_str)
+            .map(|doc| {
+                doc.replace('`', "")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default(),
+        SiteFile::Loading | SiteFile::Failed(_) => String::new(),
+    }
+}
+
+fn typed_control(command: &'static str, t: &'static Typed, docs: RwSignal<SiteFile>) -> AnyView {
     match &t.control {
         Control::Text {
             numeric,
             placeholder,
-            hint,
         } => view! {
             <UrlInput
                 id=t.id
@@ -442,7 +474,7 @@ fn typed_control(t: &'static Typed) -> AnyView {
                 key=t.field
                 numeric=*numeric
                 placeholder=*placeholder
-                hint=*hint
+                doc=Signal::derive(move || docs.with(|file| field_hint(file, command, t.field)))
             />
         }
         .into_any(),

@@ -6,6 +6,7 @@
 
 use leptos::prelude::*;
 
+use crate::browser::fetch_bytes;
 use crate::components::paste::LoadedFile;
 use crate::query::Query;
 use crate::use_url;
@@ -106,7 +107,9 @@ pub fn TryExample(example: &'static Example, slots: Vec<ExampleSlot>) -> impl In
 async fn fill(example: &'static Example, slots: &[ExampleSlot]) -> Result<Vec<String>, String> {
     let mut texts = Vec::new();
     for (field, path) in example.files {
-        let bytes = fetch_bytes(&format!("{EXAMPLES_DIR}{path}")).await?;
+        let bytes = fetch_bytes(&format!("{EXAMPLES_DIR}{path}"))
+            .await
+            .map_err(|what| format!("The example file {path} could not be loaded: {what}."))?;
         texts.push((
             *field,
             kgadvise_core::text::decode_input(&bytes).into_owned(),
@@ -128,32 +131,4 @@ async fn fill(example: &'static Example, slots: &[ExampleSlot]) -> Result<Vec<St
         .iter()
         .map(|(_, p)| file_name(p).to_string())
         .collect())
-}
-
-/// A file of the site, fetched from the same origin (relative to the page: the site works from any folder).
-#[cfg(target_arch = "wasm32")]
-async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let failed = |what: &str| format!("The example file {path} could not be loaded: {what}.");
-    let window = web_sys::window().ok_or_else(|| failed("no window"))?;
-    let response = JsFuture::from(window.fetch_with_str(path))
-        .await
-        .map_err(|_| failed("the site did not answer"))?
-        .dyn_into::<web_sys::Response>()
-        .map_err(|_| failed("not a response"))?;
-    if !response.ok() {
-        return Err(failed(&format!("HTTP {}", response.status())));
-    }
-    let buffer = response.array_buffer().map_err(|_| failed("unreadable"))?;
-    let buffer = JsFuture::from(buffer)
-        .await
-        .map_err(|_| failed("unreadable"))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// On the host (SSR tests) there is no site to fetch from: the click is a browser event.
-#[cfg(not(target_arch = "wasm32"))]
-async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
-    Err(format!("{path}: example files are fetched in the browser"))
 }

@@ -46,11 +46,14 @@ pub fn UrlInput(
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] numeric: bool,
     #[prop(optional)] hint: &'static str,
+    /// A hint that comes later (a request field's doc comment from the site's field-docs.json).
+    #[prop(optional)]
+    doc: Option<Signal<String>>,
 ) -> impl IntoView {
     let url = use_url();
     let on_input = move |ev| url.set(key, &event_target_value(&ev));
     let hint_id = format!("{id}-hint");
-    let has_hint = !hint.is_empty();
+    let has_hint = !hint.is_empty() || doc.is_some();
     view! {
         <div class="field">
             <label for=id>{label}</label>
@@ -67,7 +70,14 @@ pub fn UrlInput(
                 prop:value=move || url.raw(key)
                 on:input=on_input
             />
-            {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
+            {has_hint
+                .then(|| {
+                    view! {
+                        <small id=hint_id>
+                            {move || doc.map_or_else(|| hint.to_string(), |doc| doc.get())}
+                        </small>
+                    }
+                })}
         </div>
     }
 }

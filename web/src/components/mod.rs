@@ -7,6 +7,7 @@ pub mod findings;
 pub mod inputs;
 pub mod links;
 pub mod paste;
+pub mod site_file;
 pub mod table;
 
 pub use doc_text::DocText;

@@ -39,7 +39,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         control: Control::Text {
             numeric: false,
             placeholder: "",
-            hint: "",
         },
     }],
     example: &EXAMPLE,

@@ -60,7 +60,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         control: Control::Text {
             numeric: true,
             placeholder: "e.g. 10800",
-            hint: "A log that ends at about this cap was stopped by it.",
         },
     }],
     example: &EXAMPLE,

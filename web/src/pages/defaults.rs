@@ -51,19 +51,13 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "cores",
             id: "cores",
             label: "CPU cores",
-            control: Control::number(
-                "from the platform",
-                "Only where the platform does not fix them (local machines).",
-            ),
+            control: Control::number("from the platform"),
         },
         Typed {
             field: "processes",
             id: "processes",
             label: "Processes",
-            control: Control::number(
-                "one per GPU",
-                "Processes sharing the cores (folds run in parallel).",
-            ),
+            control: Control::number("one per GPU"),
         },
     ],
     example: &EXAMPLE,

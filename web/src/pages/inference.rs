@@ -39,52 +39,43 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "itemSeconds",
             id: "item-seconds",
             label: "Seconds per item",
-            control: Control::number(
-                "e.g. 0.9",
-                "The whole pipeline, every ensemble member included.",
-            ),
+            control: Control::number("e.g. 0.9"),
         },
         Typed {
             field: "batchSeconds",
             id: "batch-seconds",
             label: "Seconds per batch",
-            control: Control::number("instead of per item", ""),
+            control: Control::number("instead of per item"),
         },
         Typed {
             field: "batchSize",
             id: "batch-size",
             label: "Items per batch",
-            control: Control::number("e.g. 32", ""),
+            control: Control::number("e.g. 32"),
         },
         Typed {
             field: "testItems",
             id: "test-items",
             label: "Hidden test items",
-            control: Control::number("e.g. 40000", ""),
+            control: Control::number("e.g. 40000"),
         },
         Typed {
             field: "limitHours",
             id: "limit-hours",
             label: "Run-time limit (h)",
-            control: Control::number("e.g. 9", "The competition's code requirements state it."),
+            control: Control::number("e.g. 9"),
         },
         Typed {
             field: "setupSeconds",
             id: "setup-seconds",
             label: "Set-up seconds",
-            control: Control::number(
-                "none",
-                "Installing wheels, loading models, reading the test.",
-            ),
+            control: Control::number("none"),
         },
         Typed {
             field: "timedItems",
             id: "timed-items",
             label: "Items timed",
-            control: Control::number(
-                "e.g. 2000",
-                "Fewer than the hidden test: the estimate extrapolates.",
-            ),
+            control: Control::number("e.g. 2000"),
         },
         Typed {
             field: "platform",
@@ -93,7 +84,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             control: Control::Text {
                 numeric: false,
                 placeholder: "a platform key: t4x2, p100, cpu, ...",
-                hint: "Resolves the fixes for the kernel's platform.",
             },
         },
     ],

@@ -54,14 +54,14 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "plannable",
             id: "plannable",
             label: "Plannable GPU hours (optional)",
-            control: Control::number("", ""),
+            control: Control::number(""),
         },
         // Links of the old URL key `timeout` are read through `query::RENAMED`.
         Typed {
             field: "timeoutSeconds",
             id: "timeout",
             label: "Push timeout -t (s, optional)",
-            control: Control::number("", ""),
+            control: Control::number(""),
         },
     ],
     example: &EXAMPLE,

@@ -64,7 +64,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             control: Control::Text {
                 numeric: true,
                 placeholder: "from the baseline's folds",
-                hint: "Prune when the screen trails by more than this, in the metric's units.",
             },
         },
         Typed {
@@ -74,7 +73,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             control: Control::Text {
                 numeric: true,
                 placeholder: "the rules' fraction",
-                hint: "Never prune before this fraction (0 to 1) of the scheduled epochs.",
             },
         },
     ],

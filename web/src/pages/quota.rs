@@ -31,7 +31,6 @@ pub const AS_OF: Typed = Typed {
     control: Control::Text {
         numeric: false,
         placeholder: "now",
-        hint: "The time of the answer (RFC 3339 or a date); empty for now.",
     },
 };
 
@@ -68,7 +67,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             control: Control::Text {
                 numeric: false,
                 placeholder: "just now",
-                hint: "When the figure was read (RFC 3339 or a date); empty: just now, as pasted.",
             },
         },
         AS_OF,

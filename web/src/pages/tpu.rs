@@ -23,14 +23,6 @@ pub const EXAMPLE: Example = Example {
     files: &[],
 };
 
-const fn hours(placeholder: &'static str, hint: &'static str) -> Control {
-    Control::Text {
-        numeric: true,
-        placeholder,
-        hint,
-    }
-}
-
 pub static SPEC: AdvisorSpec = AdvisorSpec {
     command: "tpu",
     title: "TPU or GPU",
@@ -49,31 +41,25 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "t4Hours",
             id: "t4-hours",
             label: "Hours on a T4 x2",
-            control: hours("e.g. 30", "The job's wall time on a T4 x2 session."),
+            control: Control::number("e.g. 30"),
         },
         Typed {
             field: "gpuPlannable",
             id: "gpu-plannable",
             label: "GPU hours plannable",
-            control: hours(
-                "from the quota",
-                "Empty: from the pasted quota, else enough.",
-            ),
+            control: Control::number("from the quota"),
         },
         Typed {
             field: "tpuRemaining",
             id: "tpu-remaining",
             label: "TPU hours remaining",
-            control: hours(
-                "from the quota",
-                "Empty: from the pasted quota, else the weekly hours.",
-            ),
+            control: Control::number("from the quota"),
         },
         Typed {
             field: "queueHours",
             id: "queue-hours",
             label: "TPU queue (h)",
-            control: hours("the rules' typical wait", ""),
+            control: Control::number("the rules' typical wait"),
         },
         Typed {
             field: "refreshAt",
@@ -82,7 +68,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             control: Control::Text {
                 numeric: false,
                 placeholder: "from the quota",
-                hint: "refreshAt of `kaggle quota`; a time without a zone is UTC.",
             },
         },
         AS_OF,

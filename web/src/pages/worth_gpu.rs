@@ -50,16 +50,13 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             field: "rows",
             id: "rows",
             label: "Rows",
-            control: Control::number("e.g. 250000", ""),
+            control: Control::number("e.g. 250000"),
         },
         Typed {
             field: "refits",
             id: "refits",
             label: "Refits (optional)",
-            control: Control::number(
-                "e.g. 200",
-                "Model fits in the run: folds x seeds x tuning trials.",
-            ),
+            control: Control::number("e.g. 200"),
         },
     ],
     example: &EXAMPLE,
