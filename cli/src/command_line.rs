@@ -125,3 +125,48 @@ pub fn main() -> ExitCode {
         Err(e) => e.report(&cli.global),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The width clap lays help out in when stdout is not a terminal (and the narrowest common one).
+    const HELP_WIDTH: usize = 100;
+
+    /// clap re-wraps any line wider than the terminal. An example line (indented) wider than that
+    /// breaks mid-comment, and a prose line broken by hand wider than that leaves a one-word line
+    /// behind: prose is written as one line per paragraph (clap wraps it), examples fit the width.
+    fn badly_wrapped_lines(help: &str) -> Vec<String> {
+        let lines: Vec<&str> = help.lines().collect();
+        let mut bad = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let width = line.chars().count();
+            let is_example = line.starts_with(' ');
+            let ends_paragraph = lines.get(i + 1).is_none_or(|next| next.trim().is_empty());
+            if width > HELP_WIDTH && (is_example || !ends_paragraph) {
+                bad.push(format!("{width} columns: {line}"));
+            }
+        }
+        bad
+    }
+
+    #[test]
+    fn every_commands_examples_fit_the_help_width() {
+        let top = Cli::command();
+        let mut bad = Vec::new();
+        for command in std::iter::once(&top).chain(top.get_subcommands()) {
+            if let Some(help) = command.get_after_help() {
+                for line in badly_wrapped_lines(&help.to_string()) {
+                    bad.push(format!("kgadvise {}: {line}", command.get_name()));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "help lines clap would break:\n{}",
+            bad.join("\n")
+        );
+    }
+}

@@ -22,11 +22,14 @@ const EXAMPLES: &str = "Examples:
                                                      no faster with the GPU is KB005 (idle)
   kgadvise bench --history --name img                 speed-ups and what changed, bench by bench
 
-Each command runs through the shell with its output streamed through; nvidia-smi samples the GPUs meanwhile
-(KGADVISE_NVIDIA_SMI names another program). A command may report its three bench rates by printing a line
+Each command runs through the shell with its output streamed through; nvidia-smi samples the GPUs \
+meanwhile (KGADVISE_NVIDIA_SMI names another program). A command may report its three bench rates by \
+printing a line:
+
   KGADVISE_RATES data=<samples/s> compute=<samples/s> loop=<samples/s>
-Every run is appended to the history file (default reports/bench.jsonl). Ctrl-C stops the running command
-and still reports what was measured.";
+
+Every run is appended to the history file (default reports/bench.jsonl). Ctrl-C stops the running \
+command and still reports what was measured.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

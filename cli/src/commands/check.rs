@@ -19,8 +19,8 @@ const EXAMPLES: &str = "Examples:
   kgadvise check kernels/train --plannable 6.5 --timeout-seconds 28800 --json
   kgadvise check kernels/tpu-train --plannable-tpu 12 --timeout-seconds 28800
 
-Exit codes: 0 the push looks fine (warnings may remain), 1 it would be refused, fail or start nothing,
-2 the metadata cannot be read. As a git pre-push hook: see the README (section Examples).";
+Exit codes: 0 the push looks fine (warnings may remain), 1 it would be refused, fail or start \
+nothing, 2 the metadata cannot be read. As a git pre-push hook: see the README (section Examples).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

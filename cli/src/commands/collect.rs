@@ -15,7 +15,7 @@ use crate::output::{CliError, Global, clock, emit, file_text};
 use crate::state_files::{StateDir, read_optional};
 
 const EXAMPLES: &str = "Examples:
-  kgadvise collect me/effb0-infer                downloads its outputs into effb0-infer/, records its hours
+  kgadvise collect me/effb0-infer           its outputs into effb0-infer/, its hours logged
   kgadvise collect me/effb0-infer -p out/ --json
   kgadvise collect runs/effb0-train/kg_run.json
   kgadvise collect kg_run.json --json | jq .cost_per_fold_hours
@@ -25,12 +25,14 @@ const EXAMPLES: &str = "Examples:
   kaggle kernels output me/effb0-infer -p out/
   kgadvise collect --status status.txt --log out/effb0-infer.log --timeout-seconds 10800
 
-Reads kgkit's run report (jobs, fold_status, gpu_util, elapsed_s, budget_h, deadline_hit).
-cost_per_fold_hours = mean wall-clock hours of the completed folds; quota_hours_per_fold divides it by
-the busy GPUs only. A kernel without kg_run.json is read from its status (the outcome) and its log (the
-session's hours, where it stopped, its last lines). A kernel (USER/SLUG) instead of a file: `kaggle kernels
-output USER/SLUG -p DIR`, then its kg_run.json, else its status and log; the run's hours (its runtime; the
-cap when the cap stopped it) and result are recorded in .kaggle-gm/gpu_runs.jsonl.";
+Reads kgkit's run report (jobs, fold_status, gpu_util, elapsed_s, budget_h, deadline_hit). \
+cost_per_fold_hours = mean wall-clock hours of the completed folds; quota_hours_per_fold divides it \
+by the busy GPUs only. A kernel without kg_run.json is read from its status (the outcome) and its log \
+(the session's hours, where it stopped, its last lines).
+
+A kernel (USER/SLUG) instead of a file: `kaggle kernels output USER/SLUG -p DIR`, then its \
+kg_run.json, else its status and log; the run's hours (its runtime; the cap when the cap stopped it) \
+and result are recorded in .kaggle-gm/gpu_runs.jsonl.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

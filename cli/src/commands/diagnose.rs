@@ -7,18 +7,20 @@ use crate::log_file;
 use crate::output::{CliError, Global, clock, emit_text};
 
 const EXAMPLES: &str = "Examples:
-  nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit \\
-      --format=csv -l 1 > gpu.csv          (log while the run trains, then:)
+  nvidia-smi --format=csv -l 1 > gpu.csv \\
+    --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit
+                                          (log while the run trains, then:)
   kgadvise diagnose gpu.csv
-  nvidia-smi | kgadvise diagnose -          a pasted snapshot: per-GPU numbers and a too-short caveat
-  kgadvise diagnose --data-rate 410 --compute-rate 980 --loop-rate 400    the three bench rates alone
+  nvidia-smi | kgadvise diagnose -          a pasted snapshot: per-GPU numbers, a too-short caveat
+  kgadvise diagnose --data-rate 410 --compute-rate 980 --loop-rate 400   the bench rates alone
   kgadvise diagnose util.csv --fields index,utilization.gpu,memory.used --interval-s 30
   kgadvise diagnose gpu.csv --set verdict.busy-util-pct=10 --json
 
-Reads every nvidia-smi format: --query-gpu CSV (with or without header/units), the default table, dmon,
--q and -q -x; UTF-16 (PowerShell) and CRLF included.
-Verdicts, fix first: no-data, idle, memory-bound, second-gpu-idle, input-bound, stalls, compute-bound, mixed,
-too-short.";
+Reads every nvidia-smi format: --query-gpu CSV (with or without header/units), the default table, \
+dmon, -q and -q -x; UTF-16 (PowerShell) and CRLF included.
+
+Verdicts, fix first: no-data, idle, memory-bound, second-gpu-idle, input-bound, stalls, \
+compute-bound, mixed, too-short.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

@@ -9,9 +9,9 @@ const EXAMPLES: &str = "Examples:
   kgadvise fidelity backlog.csv
   kgadvise fidelity backlog.csv --json
 
-Input: CSV with columns `idea`, `screen_gain`, `full_gain` (one row per idea; rows without a full gain
-yet are skipped and listed). With 3 or more ideas: sign agreement (share of ideas whose screen and full
-gains have the same sign) and Spearman rank correlation; warns below 0.7 and 0.5.";
+Input: CSV with columns `idea`, `screen_gain`, `full_gain` (one row per idea; rows without a full \
+gain yet are skipped and listed). With 3 or more ideas: sign agreement (share of ideas whose screen \
+and full gains have the same sign) and Spearman rank correlation; warns below 0.7 and 0.5.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

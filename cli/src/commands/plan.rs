@@ -9,11 +9,12 @@ use crate::state_files::{RUNS_FILE, read_optional, state_dir_path};
 const EXAMPLES: &str = "Examples:
   kgadvise plan --deadline 2026-12-17 --gpu-remaining 11 --refresh-at 2026-12-05T00:00:00
   kaggle quota -v > quota.csv && kgadvise plan --deadline 2026-12-17 --quota quota.csv --live
-  kgadvise plan --deadline 2026-12-17 --quota .kaggle-gm/gpu_quota.json --runs .kaggle-gm/gpu_runs.jsonl \\
-      --fold-hours 1.5 --folds 5 --json
+  kgadvise plan --deadline 2026-12-17 --quota .kaggle-gm/gpu_quota.json \\
+      --runs .kaggle-gm/gpu_runs.jsonl --fold-hours 1.5 --folds 5 --json
 
-A bare deadline date ends at 23:59:00 UTC. Resets are counted from refreshAt in 7-day steps, strictly before
-the deadline; a stored refreshAt already in the past is rolled forward first (never counted twice).";
+A bare deadline date ends at 23:59:00 UTC. Resets are counted from refreshAt in 7-day steps, \
+strictly before the deadline; a stored refreshAt already in the past is rolled forward first (never \
+counted twice).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

@@ -6,16 +6,20 @@ use super::compare::read_text;
 use crate::output::{CliError, Global, clock, emit};
 
 const EXAMPLES: &str = "Examples:
-  kgadvise prune --baseline artifacts/baseline/curve_fold0.json --current artifacts/idea/curve_fold0.json
+  kgadvise prune --baseline artifacts/baseline/curve_fold0.json \\
+      --current artifacts/idea/curve_fold0.json
   kgadvise prune --baseline baseline_curves.json --current curve_fold0.json --json
   kgadvise prune --baseline b.json --current c.json --margin 0.004 --min-frac 0.4
 
-Curves: kgkit's curve_fold<k>.json {fold, epochs, greater_is_better, points: [{epoch, score, seconds}]}
-(`epochs` = the scheduled epochs; epochs counted from 1, or from 0 when the first point is epoch 0).
---baseline may also be a JSON list of curves (one per fold): the reference is their mean, and the std
-of their final bests is the default margin. Never prunes before --min-frac of the schedule (0.3).
-Without a margin (no --margin, one baseline curve, no --folds) a trailing screen gets no decision
-(`no-margin`): kgadvise does not prune on noise, as kgkit never prunes without KG_PRUNE_MARGIN.";
+Curves: kgkit's curve_fold<k>.json {fold, epochs, greater_is_better, points: [{epoch, score, \
+seconds}]} (`epochs` = the scheduled epochs; epochs counted from 1, or from 0 when the first point \
+is epoch 0).
+
+--baseline may also be a JSON list of curves (one per fold): the reference is their mean, and the \
+std of their final bests is the default margin. Never prunes before --min-frac of the schedule \
+(0.3). Without a margin (no --margin, one baseline curve, no --folds) a trailing screen gets no \
+decision (`no-margin`): kgadvise does not prune on noise, as kgkit never prunes without \
+KG_PRUNE_MARGIN.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

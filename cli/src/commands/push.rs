@@ -15,13 +15,15 @@ const EXAMPLES: &str = "Examples:
   kgadvise push kernels/train --measured 3.5          -t = the cap rules' factor x 3.5 h
   kgadvise push kernels/train --hours 5 --accelerator NvidiaTeslaT4
   kgadvise push kernels/train --hours 5 --dry-run     the pre-flight and the -t, nothing pushed
-  kgadvise push kernels/new-shape --force             past an unknown machine_shape (Kaggle may have added it)
+  kgadvise push kernels/new-shape --force             past a machine_shape kgadvise does not know
   kgadvise push kernels/train --hours 2 --kaggle \"/opt/venv/bin/kaggle\" --json
 
-Before pushing: the runs in flight of .kaggle-gm/gpu_runs.jsonl are re-checked (`kaggle kernels
-status`), the quota is read live (`kgadvise quota`), and `kgadvise check`'s pre-flight runs with the
-log's busy sessions and running kernels and the quota less its reservations. Exit codes: 0 pushed (or
-would be, with --dry-run), 1 refused (by the pre-flight or by Kaggle), 2 unusable input or no Kaggle CLI.";
+Before pushing: the runs in flight of .kaggle-gm/gpu_runs.jsonl are re-checked (`kaggle kernels \
+status`), the quota is read live (`kgadvise quota`), and `kgadvise check`'s pre-flight runs with the \
+log's busy sessions and running kernels and the quota less its reservations.
+
+Exit codes: 0 pushed (or would be, with --dry-run), 1 refused (by the pre-flight or by Kaggle), \
+2 unusable input or no Kaggle CLI.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

@@ -16,18 +16,20 @@ use crate::state_files::{
 };
 
 const EXAMPLES: &str = "Examples:
-  kgadvise quota                      live: runs `kaggle quota --format json`, caches .kaggle-gm/gpu_quota.json
+  kgadvise quota                 live (`kaggle quota --format json`), cached in .kaggle-gm/
   kgadvise quota --kaggle \"/opt/venv/bin/kaggle\" --state-dir ~/comp/.kaggle-gm
   kaggle quota -v | kgadvise quota -
   kgadvise quota .kaggle-gm/gpu_quota.json --runs .kaggle-gm/gpu_runs.jsonl
   kgadvise quota quota.json --now 2026-09-15T10:00:00Z --json
 
-Reads every form: the `kaggle quota` table, `-v` CSV (CRLF, warning line first), `--format json`, the raw
-API payload (\"71094.4s\" durations, timeReserved), kgkit's .kaggle-gm/gpu_quota.json, and
-`No quota information available`. A refreshAt without zone is UTC. Stdin counts as read just now (live);
-a file is as old as its modification time unless --live or --read-at says otherwise.
-Without FILE: the cache when it is fresh (read within threshold.quota.live-minutes), else the live call
-(tried twice); when every try fails, the cache NOT LIVE with why, the runs logged since counted against it.";
+Reads every form: the `kaggle quota` table, `-v` CSV (CRLF, warning line first), `--format json`, \
+the raw API payload (\"71094.4s\" durations, timeReserved), kgkit's .kaggle-gm/gpu_quota.json, and \
+`No quota information available`. A refreshAt without zone is UTC. Stdin counts as read just now \
+(live); a file is as old as its modification time unless --live or --read-at says otherwise.
+
+Without FILE: the cache when it is fresh (read within threshold.quota.live-minutes), else the live \
+call (tried twice); when every try fails, the cache NOT LIVE with why, the runs logged since counted \
+against it.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

@@ -9,15 +9,16 @@ use kgadvise_core::diagnose::live::LiveDiagnoser;
 use crate::output::{CliError, Global, clock};
 
 const EXAMPLES: &str = "Examples:
-  kgadvise sample --seconds 1200               20 minutes at 1 s while the run trains, then the verdicts
+  kgadvise sample --seconds 1200               20 min at 1 s while the run trains, then the verdicts
   kgadvise sample --seconds 60 --interval-ms 500 --save gpu.csv --json
   KGADVISE_NVIDIA_SMI=/path/to/nvidia-smi kgadvise sample --seconds 30
   kgadvise sample --live --save gpu.csv        the live view until Ctrl-C, then the verdicts
 
-Runs nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit
---format=csv -lms M for N seconds, then diagnoses what it printed (as `kgadvise diagnose`). With --live the
-verdicts so far are shown while it samples (redrawn in place on a terminal, one line per refresh elsewhere),
-an alarm is printed once when one settles, and sampling runs until Ctrl-C (or --seconds when given).";
+Runs nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,\
+power.draw,power.limit --format=csv -lms M for N seconds, then diagnoses what it printed (as \
+`kgadvise diagnose`). With --live the verdicts so far are shown while it samples (redrawn in place on \
+a terminal, one line per refresh elsewhere), an alarm is printed once when one settles, and sampling \
+runs until Ctrl-C (or --seconds when given).";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]

@@ -20,15 +20,17 @@ use crate::output::{CliError, Global, clock};
 const EXAMPLES: &str = "Examples:
   kgadvise watch -- python train.py --epochs 10
   kgadvise watch --save gpu.csv -- python train.py     also keep the raw nvidia-smi log
-  python -m kgadvise watch -- python train.py          in a Kaggle kernel: the alarms land in its log
+  python -m kgadvise watch -- python train.py          in a Kaggle kernel: alarms land in its log
 
-The command runs through the shell with its output streamed through; nvidia-smi samples the GPUs meanwhile
-(KGADVISE_NVIDIA_SMI names another program). On a terminal the view (per GPU: utilisation now, the last
-minutes, memory, power; the verdicts so far, settled or provisional, with the quota hours at stake) is
-redrawn in place; elsewhere one line per refresh. A verdict that settles prints an alarm once. When the
-command ends (or on Ctrl-C) the final diagnosis is printed, as `kgadvise diagnose` of the saved log,
-after one machine line `KGADVISE_DIAGNOSIS {...}` that `kgadvise collect` reads back from a kernel's log.
-Exit code: the command's when it failed, else the diagnosis's.";
+The command runs through the shell with its output streamed through; nvidia-smi samples the GPUs \
+meanwhile (KGADVISE_NVIDIA_SMI names another program). On a terminal the view (per GPU: utilisation \
+now, the last minutes, memory, power; the verdicts so far, settled or provisional, with the quota \
+hours at stake) is redrawn in place; elsewhere one line per refresh. A verdict that settles prints an \
+alarm once.
+
+When the command ends (or on Ctrl-C) the final diagnosis is printed, as `kgadvise diagnose` of the \
+saved log, after one machine line `KGADVISE_DIAGNOSIS {...}` that `kgadvise collect` reads back from \
+a kernel's log. Exit code: the command's when it failed, else the diagnosis's.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
