@@ -397,6 +397,46 @@ fn the_quota_not_live_says_why() {
 }
 
 #[test]
+fn the_quota_says_once_how_it_was_taken() {
+    let w = World::new("taken");
+    let source_lines = |out: &std::process::Output| -> Vec<String> {
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.lines()
+            .filter(|l| l.starts_with("Source: "))
+            .map(str::to_string)
+            .collect()
+    };
+    let live = w.run(&["quota", "--now", "2026-12-08T10:00:00Z"]);
+    assert_eq!(
+        source_lines(&live),
+        ["Source: `kaggle quota --format json`; LIVE, read 0 min ago (the live call)"],
+        "{}",
+        String::from_utf8_lossy(&live.stdout)
+    );
+    let cached = w.run(&["quota", "--now", "2026-12-08T10:05:00Z"]);
+    assert_eq!(
+        source_lines(&cached),
+        [
+            "Source: kgkit .kaggle-gm/gpu_quota.json cache; LIVE, read 5 min ago (the cache, fresh: no call made)"
+        ]
+    );
+    w.fake("quota-fails", "");
+    let failed = w.run(&["quota", "--now", "2026-12-08T12:00:00Z"]);
+    let text = String::from_utf8_lossy(&failed.stdout).to_string();
+    assert_eq!(
+        source_lines(&failed),
+        [
+            "Source: kgkit .kaggle-gm/gpu_quota.json cache; NOT LIVE, read 2.0 h ago (the cache: the live call failed)"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("\nNOT LIVE because: 401 Client Error"),
+        "{text}"
+    );
+}
+
+#[test]
 fn without_the_kaggle_cli_every_loop_command_exits_2() {
     let w = World::new("nocli");
     let k = w.kernel("train-n");

@@ -75,7 +75,7 @@ pub fn live_quota(
             Ok(reading) => {
                 let mut report =
                     quota_state(&reading, runs.as_ref(), Observed::Now, now, &thresholds);
-                report.source = Some("kaggle quota --format json, just now".into());
+                report.source = Some("the live call".into());
                 return Ok(LiveQuota {
                     report,
                     cache_text: Some(cache_text(&reading, now)),
@@ -106,9 +106,9 @@ pub fn live_quota(
         ..e
     })?;
     match failures.last() {
-        None => report.source = Some("the cache .kaggle-gm/gpu_quota.json (fresh)".into()),
+        None => report.source = Some("the cache, fresh: no call made".into()),
         Some(why) => {
-            report.source = Some("the cache .kaggle-gm/gpu_quota.json".into());
+            report.source = Some("the cache: the live call failed".into());
             report.not_live_because = Some(why.clone());
             let finding = Finding::from_rule(
                 rule::KL008,

@@ -99,8 +99,8 @@ pub(crate) fn push(r: &PushReport) -> String {
         }
     }
     match (r.logged.as_deref(), &r.answer) {
-        (Some(status), Some(_)) => s.push_str(&format!("Runs log: logged {status}\n")),
-        (None, Some(_)) => s.push_str("Runs log: nothing logged\n"),
+        (Some(status), Some(_)) => s.push_str(&format!("Runs log: recorded as {status}\n")),
+        (None, Some(_)) => s.push_str("Runs log: nothing recorded\n"),
         _ => {}
     }
     if !r.holders.is_empty() {

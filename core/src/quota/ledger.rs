@@ -161,8 +161,8 @@ pub fn ledger(
 
 /// What one in-flight run holds, or why it is stale: in flight longer than it can be (running: its cap
 /// plus the margin since it started; queued: the longest queue wait, its cap and the margin since the
-/// push). A pending push never turns stale: only a newer version of the kernel ends it (or `kgkit gpu
-/// release`).
+/// push). A pending push never turns stale: only a newer version of the kernel ends it (or `kgadvise
+/// release`, kgkit's `gpu release`).
 fn reservation(
     run: &LoggedRun,
     limits: &Limits,

@@ -174,8 +174,9 @@ pub struct QuotaReport {
     /// Older in-flight entries of a kernel pushed again: the newer entry's reservation replaces theirs.
     pub replaced_runs: Vec<String>,
     pub notes: Vec<String>,
-    /// Where `kgadvise quota` without a FILE took the figure: `kaggle quota` just now (`live call`), the
-    /// fresh cache, or the cache after the live call failed; null for a figure given as input.
+    /// How `kgadvise quota` without a FILE took the figure: `the live call` (`kaggle quota` just now),
+    /// `the cache, fresh: no call made`, or `the cache: the live call failed`; null for a figure given
+    /// as input.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Why the live call gave no figure (the client's message), when it was tried and failed.

@@ -53,15 +53,21 @@ fn reset_caveats(s: &QuotaState) -> Vec<&'static str> {
 /// What an answer says when its input held no quota figure (the findings say why).
 pub const NO_FIGURE: &str = "No quota figure: nothing to plan on.";
 
-/// Where the figures came from and whether they are live: "Source: kaggle quota JSON; NOT LIVE, read 2 h ago".
+/// Where the figures came from and whether they are live: "Source: kaggle quota JSON; NOT LIVE, read 2 h
+/// ago", and how `kgadvise quota` without a FILE took it: "(the cache: the live call failed)".
 pub fn source_line(r: &QuotaReport) -> String {
     let age = r
         .age_minutes
         .map(describe_age)
         .map(|a| format!(", read {a} ago"))
         .unwrap_or_default();
+    let taken = r
+        .source
+        .as_deref()
+        .map(|how| format!(" ({how})"))
+        .unwrap_or_default();
     format!(
-        "Source: {}; {}{age}",
+        "Source: {}; {}{age}{taken}",
         r.form.describe(),
         if r.live { "LIVE" } else { "NOT LIVE" }
     )
@@ -155,9 +161,6 @@ pub(crate) fn quota(r: &QuotaReport) -> String {
     }
     s.push_str(&source_line(r));
     s.push('\n');
-    if let Some(source) = &r.source {
-        s.push_str(&format!("Taken from: {source}\n"));
-    }
     if let Some(why) = &r.not_live_because {
         s.push_str(&format!("NOT LIVE because: {why}\n"));
     }
