@@ -484,10 +484,15 @@ fn answer_findings(answer: &PushAnswer, report: &PushReport, out: &mut Findings)
             accelerator,
             sessions,
         } => {
-            let holding = if report.holders.is_empty() {
-                "no run of the log holds one: sessions started elsewhere (the website, another machine) do".to_string()
-            } else {
-                format!("held by {}", report.holders.join(", "))
+            let elsewhere = "sessions started elsewhere (the website, another machine)";
+            let unlogged = (*sessions as usize).saturating_sub(report.holders.len());
+            let holding = match (report.holders.is_empty(), unlogged) {
+                (true, _) => format!("no run of the log holds one: {elsewhere} do"),
+                (false, 0) => format!("held by {}", report.holders.join(", ")),
+                (false, n) => format!(
+                    "held by {} and {n} not in the log: {elsewhere}",
+                    report.holders.join(", ")
+                ),
             };
             out.add(
                 rule::KL001,
