@@ -91,7 +91,7 @@ pub fn live_quota(
         return Err(RequestError::new(
             "",
             format!(
-                "no quota: `kaggle quota --format json` failed ({why}) and there is no cache (.kaggle-gm/gpu_quota.json); expected a FILE or - for stdin, e.g. `kaggle quota -v | kgadvise quota -`"
+                "no quota: `kaggle quota --format json` failed and there is no cache (.kaggle-gm/gpu_quota.json) to fall back on: {why}. Expected a working Kaggle CLI, or the quota as a FILE or - for stdin (e.g. `kaggle quota -v | kgadvise quota -`)"
             ),
         ));
     };
