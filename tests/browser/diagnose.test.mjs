@@ -35,5 +35,9 @@ test('diagnose: typed bench rates give the input-bound verdict, linked to its ru
   await page.fill('#dataRate', '-5');
   await waitForQuery(page, 'dataRate=-5');
   assert.match(await text(page, '.error'), /Data rate \(samples\/s\) -5: expected a positive rate in samples\/s/);
+  // Hints: the request fields' doc comments (field-docs.json); the log box adds what only the page does.
+  await page.waitForFunction(() => /^Data-only rate of the bench/
+    .test(document.querySelector('#dataRate-hint')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await text(page, '#log-paste-hint'), /^nvidia-smi output as text, any format: .* Big logs are read in chunks/);
   check();
 });

@@ -14,17 +14,22 @@ test('quota & plan: typed hours and a deadline give the budget and the week char
   assert.equal(await text(page, '#page-title'), 'Quota & plan');
   assert.match(await text(page, '#answer'), /Enter the deadline/);
   await page.fill('#deadline', '2099-12-17');
-  await page.fill('#gpu', '11');
+  await page.fill('#gpuRemaining', '11');
   await page.waitForSelector('.plan-headline');
   assert.match(await text(page, '.plan-headline'), /^11 h now \+ \d+ weekly resets/);
   assert.ok(await page.locator('svg.week-chart rect').count() > 4);
-  await page.fill('#fold_hours', '1.5');
+  await page.fill('#foldHours', '1.5');
   await page.fill('#folds', '5');
   await page.waitForSelector('.fold-plan');
   await waitForQuery(page, 'folds=5');
   assert.match(page.url(), /deadline=2099-12-17&gpuRemaining=11&foldHours=1\.5&folds=5/);
-  await page.fill('#gpu', 'eleven');
+  await page.fill('#gpuRemaining', 'eleven');
   assert.match(await text(page, '.error'), /GPU hours remaining:/);
+  // The hand-built page's hints are its request fields' doc comments (field-docs.json), as on the others;
+  // the box adds what only the page does.
+  await page.waitForFunction(() => /^GPU hours remaining now/
+    .test(document.querySelector('#gpuRemaining-hint')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await text(page, '#quota-paste-hint'), /^The quota as text, in any form .* It is read here and never leaves the page\.$/);
   check();
 });
 

@@ -107,24 +107,32 @@ const SPECS: &[&AdvisorSpec] = &[
     &worth_gpu_page::SPEC,
 ];
 
-/// Every typed text control's hint is its request field's doc comment, from the site's field-docs.json
-/// (web/field-docs.json, kept fresh by the tests crate's `surfaces`); none is written in the page.
+fn site_field_docs() -> SiteFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("field-docs.json");
+    SiteFile::read(&std::fs::read(&path).unwrap())
+}
+
+/// Every typed text control's and every box's hint is its request field's doc comment, from the site's
+/// field-docs.json (web/field-docs.json, kept fresh by the tests crate's `surfaces`); a box adds only
+/// what the page itself does (its `note`).
 #[test]
 fn every_typed_control_has_its_request_fields_doc_as_hint() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("field-docs.json");
-    let docs = SiteFile::read(&std::fs::read(&path).unwrap());
+    let docs = site_field_docs();
     let mut controls = 0;
     for spec in SPECS {
-        for t in spec.typed {
-            if let Control::Text { .. } = t.control {
-                let hint = field_hint(&docs, spec.command, t.field);
-                assert!(!hint.is_empty(), "{} {}: no doc", spec.command, t.field);
-                assert!(!hint.contains('\n') && !hint.contains("  "), "{hint}");
-                controls += 1;
-            }
+        let text_fields = spec
+            .typed
+            .iter()
+            .filter(|t| matches!(t.control, Control::Text { .. }))
+            .map(|t| t.field);
+        for field in text_fields.chain(spec.boxes.iter().map(|b| b.field)) {
+            let hint = field_hint(&docs, spec.command, field);
+            assert!(!hint.is_empty(), "{} {field}: no doc", spec.command);
+            assert!(!hint.contains('\n') && !hint.contains("  "), "{hint}");
+            controls += 1;
         }
     }
-    assert!(controls >= 30, "{controls}");
+    assert!(controls >= 45, "{controls}");
     assert_eq!(
         field_hint(&docs, "cap", "measured"),
         "Measured runtime of a kernel of your own, hours."
@@ -136,6 +144,45 @@ fn every_typed_control_has_its_request_fields_doc_as_hint() {
         ""
     );
     assert_eq!(field_hint(&docs, "cap", "no-such-field"), "");
+}
+
+/// The hand-built pages (diagnose, plan) take their controls' hints from the same file: every input
+/// and box they show is a field of their request with a doc.
+#[test]
+fn the_hand_built_pages_controls_have_their_fields_docs() {
+    let docs = site_field_docs();
+    for (page, command, boxes) in [
+        ("diagnose", "diagnose", [("log-paste", "log")]),
+        ("plan", "plan", [("quota-paste", "quota")]),
+    ] {
+        let html = render(&format!("?page={page}"));
+        let inputs: Vec<&str> = html
+            .split("<input id=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        assert!(inputs.len() >= 5, "{page}: {inputs:?}");
+        for field in inputs {
+            assert!(
+                !field_hint(&docs, command, field).is_empty(),
+                "{page}: the control {field} is no field of `{command}` with a doc"
+            );
+            assert!(
+                html.contains(&format!("aria-describedby=\"{field}-hint\"")),
+                "{page} {field}"
+            );
+        }
+        for (id, field) in boxes {
+            assert!(
+                html.contains(&format!("<textarea id=\"{id}\"")),
+                "{page}: {id}"
+            );
+            assert!(
+                !field_hint(&docs, command, field).is_empty(),
+                "{page} {field}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -269,7 +316,7 @@ fn cap_page_shows_the_timeout_and_the_sessions() {
         "{html}"
     );
     assert!(
-        html.contains("<label for=\"fold-hours\">Hours per fold</label>"),
+        html.contains("<label for=\"foldHours\">Hours per fold</label>"),
         "{html}"
     );
     let html = render("?page=cap&measured=3.5");
@@ -308,7 +355,7 @@ fn inference_page_shows_the_budget_and_names_the_control_at_fault() {
     assert!(html.contains(">over-limit<"), "{html}");
     assert!(html.contains("?page=rules&amp;id=KH020"), "{html}");
     assert!(
-        html.contains("<label for=\"item-seconds\">Seconds per item</label>"),
+        html.contains("<label for=\"itemSeconds\">Seconds per item</label>"),
         "{html}"
     );
     let html = render("?page=inference&itemSeconds=0.5&testItems=1000&limitHours=-1");
@@ -382,7 +429,7 @@ fn collect_page_asks_for_the_report_or_the_status_and_log() {
         );
     }
     assert!(
-        html.contains(r#"<label for="timeout-seconds">-t of the push (s)</label>"#),
+        html.contains(r#"<label for="timeoutSeconds">-t of the push (s)</label>"#),
         "{html}"
     );
 }

@@ -25,7 +25,8 @@ pub struct TextBox {
     pub id: &'static str,
     pub label: &'static str,
     pub placeholder: &'static str,
-    pub hint: &'static str,
+    /// What only the page adds to the field's doc comment (the box's hint), or "".
+    pub note: &'static str,
     /// The file input's `accept`.
     pub accept: &'static str,
 }
@@ -62,11 +63,10 @@ impl Control {
     }
 }
 
-/// A typed value of the request: its URL key is the request field (`foldHours`).
+/// A typed value of the request: its URL key and its control's id are the request field (`foldHours`).
 #[derive(Debug)]
 pub struct Typed {
     pub field: &'static str,
-    pub id: &'static str,
     pub label: &'static str,
     pub control: Control,
 }
@@ -352,6 +352,8 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
         .iter()
         .map(|_| (RwSignal::new(String::new()), RwSignal::new(None)))
         .collect();
+    // The controls' hints: their request fields' doc comments, from the site's field-docs.json.
+    let docs = field_docs();
     let boxes = spec
         .boxes
         .iter()
@@ -362,7 +364,8 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
                     id=b.id
                     label=b.label
                     placeholder=b.placeholder
-                    hint=b.hint
+                    hint=b.note
+                    doc=field_doc(docs, spec.command, b.field)
                     value=*text
                     file=*file
                     accept=b.accept
@@ -370,15 +373,6 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
             }
         })
         .collect_view();
-    // The controls' hints: their request fields' doc comments, from the site's field-docs.json.
-    let docs = RwSignal::new(SiteFile::Loading);
-    if spec
-        .typed
-        .iter()
-        .any(|t| matches!(t.control, Control::Text { .. }))
-    {
-        site_file::load(FIELD_DOCS_FILE, docs);
-    }
     let controls = (!spec.typed.is_empty()).then(|| {
         let items = spec
             .typed
@@ -442,6 +436,23 @@ pub fn AdvisorPage(spec: &'static AdvisorSpec) -> impl IntoView {
     }
 }
 
+/// The site's field-docs.json, loading: the hints of a page's controls and boxes ([`field_doc`]).
+pub fn field_docs() -> RwSignal<SiteFile> {
+    let docs = RwSignal::new(SiteFile::Loading);
+    site_file::load(FIELD_DOCS_FILE, docs);
+    docs
+}
+
+/// The hint of the control for `command`'s request field `field`, as [`field_hint`] reads it once the
+/// file has loaded.
+pub fn field_doc(
+    docs: RwSignal<SiteFile>,
+    command: &'static str,
+    field: &'static str,
+) -> Signal<String> {
+    Signal::derive(move || docs.with(|file| field_hint(file, command, field)))
+}
+
 /// The hint of the control for `command`'s request field `field`: the field's doc comment from the site's
 /// field-docs.json, its whitespace collapsed and its back-ticks dropped (plain text); empty while the file
 /// loads or if it cannot be read (a hint helps, the control works without it).
@@ -469,12 +480,12 @@ fn typed_control(command: &'static str, t: &'static Typed, docs: RwSignal<SiteFi
             placeholder,
         } => view! {
             <UrlInput
-                id=t.id
+                id=t.field
                 label=t.label
                 key=t.field
                 numeric=*numeric
                 placeholder=*placeholder
-                doc=Signal::derive(move || docs.with(|file| field_hint(file, command, t.field)))
+                doc=field_doc(docs, command, t.field)
             />
         }
         .into_any(),
@@ -483,11 +494,11 @@ fn typed_control(command: &'static str, t: &'static Typed, docs: RwSignal<SiteFi
                 .iter()
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect();
-            view! { <UrlSelect id=t.id label=t.label key=t.field options=options any=Some(*any) /> }
+            view! { <UrlSelect id=t.field label=t.label key=t.field options=options any=Some(*any) /> }
                 .into_any()
         }
         Control::Listed { options, any } => {
-            view! { <UrlSelect id=t.id label=t.label key=t.field options=options() any=*any /> }
+            view! { <UrlSelect id=t.field label=t.label key=t.field options=options() any=*any /> }
                 .into_any()
         }
     }

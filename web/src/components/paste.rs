@@ -91,7 +91,12 @@ pub fn PasteArea(
     id: &'static str,
     label: &'static str,
     #[prop(optional)] placeholder: &'static str,
-    #[prop(optional)] hint: &'static str,
+    /// What the page adds to `doc`, or the whole hint where there is no `doc`.
+    #[prop(optional)]
+    hint: &'static str,
+    /// A hint that comes later (the request field's doc comment from the site's field-docs.json).
+    #[prop(optional)]
+    doc: Option<Signal<String>>,
     value: RwSignal<String>,
     /// Take a local file and read it whole into this slot; typing in the box empties it.
     #[prop(optional)]
@@ -104,7 +109,12 @@ pub fn PasteArea(
     accept: &'static str,
 ) -> impl IntoView {
     let hint_id = format!("{id}-hint");
-    let has_hint = !hint.is_empty();
+    let has_hint = !hint.is_empty() || doc.is_some();
+    let hint_text = move || match doc.map(|doc| doc.get()).filter(|d| !d.is_empty()) {
+        Some(doc) if hint.is_empty() => doc,
+        Some(doc) => format!("{doc} {hint}"),
+        None => hint.to_string(),
+    };
     let file_id = format!("{id}-file");
     let state = BoxState {
         value,
@@ -173,7 +183,7 @@ pub fn PasteArea(
             {takes_files.then(|| view! { <FilePick id=file_id label=label accept=accept on_change=on_change /> })}
             {loaded}
             {move || note.get().map(|n| view! { <p class="error" role="alert">{n}</p> })}
-            {has_hint.then(|| view! { <small id=hint_id>{hint}</small> })}
+            {has_hint.then(|| view! { <small id=hint_id>{hint_text}</small> })}
         </div>
     }
 }

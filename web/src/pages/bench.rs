@@ -29,12 +29,11 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         id: "history-paste",
         label: "bench.jsonl",
         placeholder: "{\"name\":\"train\",\"time\":\"2026-11-30T10:00:00Z\",\"command\":\"python train.py --bs 64\",\"wall_s\":412.5,\"exit_code\":0}",
-        hint: "One JSON record per line; lines that cannot be read are listed with their number.",
+        note: "",
         accept: ".jsonl,.json,.txt,text/*",
     }],
     typed: &[Typed {
         field: "name",
-        id: "name",
         label: "Run name (optional)",
         control: Control::Text {
             numeric: false,

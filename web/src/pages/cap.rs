@@ -27,31 +27,26 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
     typed: &[
         Typed {
             field: "measured",
-            id: "measured",
             label: "Measured runtime (h)",
             control: Control::number("e.g. 3.5"),
         },
         Typed {
             field: "foldHours",
-            id: "fold-hours",
             label: "Hours per fold",
             control: Control::number("e.g. 1.5"),
         },
         Typed {
             field: "folds",
-            id: "folds",
             label: "Folds",
             control: Control::number("e.g. 5"),
         },
         Typed {
             field: "gpus",
-            id: "gpus",
             label: "GPUs running folds",
             control: Control::number("those of a T4 x2"),
         },
         Typed {
             field: "tpu",
-            id: "tpu",
             label: "Session",
             control: Control::Select {
                 options: &[("true", "TPU")],
@@ -60,7 +55,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "factor",
-            id: "factor",
             label: "Cap factor",
             control: Control::number("the rules' factor"),
         },

@@ -32,7 +32,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "report-paste",
             label: "kg_run.json",
             placeholder: "{ \"jobs\": [...], \"accelerator\": \"NvidiaTeslaT4\", \"gpu_util\": {...}, \"elapsed_s\": ... }",
-            hint: "",
+            note: "",
             accept: ".json,application/json,text/*",
         },
         TextBox {
@@ -40,7 +40,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "status-paste",
             label: "Kaggle's status (optional)",
             placeholder: "me/effb0-infer has status \"KernelWorkerStatus.ERROR\"",
-            hint: "The output of `kaggle kernels status <owner>/<slug>`: the run's outcome.",
+            note: "",
             accept: ".txt,text/*",
         },
         TextBox {
@@ -48,14 +48,12 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "log-paste",
             label: "The kernel's log (optional)",
             placeholder: "[{\"stream_name\":\"stdout\",\"time\":1.2,\"data\":\"...\"}",
-            hint: "The <slug>.log that `kaggle kernels output <owner>/<slug>` writes: the session's hours and \
-                   its last lines.",
+            note: "",
             accept: ".log,.txt,.json,text/*",
         },
     ],
     typed: &[Typed {
         field: "timeoutSeconds",
-        id: "timeout-seconds",
         label: "-t of the push (s)",
         control: Control::Text {
             numeric: true,

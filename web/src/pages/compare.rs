@@ -35,7 +35,7 @@ const fn predictions(field: &'static str, id: &'static str, label: &'static str)
         id,
         label,
         placeholder: "",
-        hint: "",
+        note: "",
         accept: ".csv,.txt,text/*",
     }
 }
@@ -53,7 +53,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
     typed: &[
         Typed {
             field: "metric",
-            id: "metric",
             label: "Metric",
             control: Control::Listed {
                 options: metric_options,
@@ -62,13 +61,11 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "resamples",
-            id: "resamples",
             label: "Bootstrap resamples",
             control: Control::number("300"),
         },
         Typed {
             field: "seed",
-            id: "seed",
             label: "Seed",
             control: Control::number("42"),
         },

@@ -31,7 +31,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
     typed: &[
         Typed {
             field: "domain",
-            id: "domain",
             label: "Domain",
             control: Control::Listed {
                 options: domain_options,
@@ -40,7 +39,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "platform",
-            id: "platform",
             label: "Platform",
             control: Control::Listed {
                 options: platform_options,
@@ -49,13 +47,11 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "cores",
-            id: "cores",
             label: "CPU cores",
             control: Control::number("from the platform"),
         },
         Typed {
             field: "processes",
-            id: "processes",
             label: "Processes",
             control: Control::number("one per GPU"),
         },

@@ -18,8 +18,10 @@ use kgadvise_core::text::number::{fixed, push_fixed, shortest};
 use leptos::prelude::*;
 
 use crate::browser::{self, size_text};
+use crate::components::advisor::{field_doc, field_docs};
 use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::paste::{PREVIEW_LINES, PasteArea, Streamed};
+use crate::components::site_file::SiteFile;
 use crate::components::{
     DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list, text_rows,
 };
@@ -264,6 +266,7 @@ pub const EXAMPLE: Example = Example {
 pub fn DiagnosePage() -> impl IntoView {
     let url = use_url();
     let log = RwSignal::new(String::new());
+    let docs = field_docs();
     // A file, or a big paste kept out of the box (see `PasteArea`): parsed in chunks.
     let stream = RwSignal::new_local(None::<Streamed>);
     let progress = RwSignal::new(None::<Progress>);
@@ -328,12 +331,13 @@ pub fn DiagnosePage() -> impl IntoView {
                 id="log-paste"
                 label=label("log")
                 placeholder="timestamp, index, name, utilization.gpu [%], memory.used [MiB], ..."
-                hint="Any nvidia-smi output (UTF-16 from PowerShell too); big logs are read in chunks (the box shows a big paste's first lines); lines that cannot be read are listed with their line number."
+                hint="A file may be UTF-16 (PowerShell). Big logs are read in chunks (the box shows a big paste's first lines); lines that cannot be read are listed with their line number."
+                doc=field_doc(docs, "diagnose", "log")
                 value=log
                 stream=stream
             />
             {move || progress.get().map(|p| progress_view(p, bytes_done, cancel.clone(), remove))}
-            <DiagnoseControls />
+            <DiagnoseControls docs=docs />
             {move || match answer.get() {
                 ViewState::Streaming => match progress.with(|p| match p {
                     Some(Progress::Done { report, .. }) => Some(report.clone()),
@@ -350,7 +354,8 @@ pub fn DiagnosePage() -> impl IntoView {
 
 /// The form: one control per request field the page takes, bound to its URL key.
 #[component]
-fn DiagnoseControls() -> impl IntoView {
+fn DiagnoseControls(docs: RwSignal<SiteFile>) -> impl IntoView {
+    let doc = move |field: &'static str| field_doc(docs, "diagnose", field);
     let (data, compute, real_loop, interval, fields) = (
         control("dataRate"),
         control("computeRate"),
@@ -360,22 +365,16 @@ fn DiagnoseControls() -> impl IntoView {
     );
     view! {
         <form class="controls" on:submit=no_submit>
-            <UrlInput id=data.0 label=data.1 key=data.0 numeric=true />
-            <UrlInput id=compute.0 label=compute.1 key=compute.0 numeric=true />
-            <UrlInput id=real_loop.0 label=real_loop.1 key=real_loop.0 numeric=true />
-            <UrlInput
-                id=interval.0
-                label=interval.1
-                key=interval.0
-                numeric=true
-                hint="Only for logs without timestamps."
-            />
+            <UrlInput id=data.0 label=data.1 key=data.0 numeric=true doc=doc(data.0) />
+            <UrlInput id=compute.0 label=compute.1 key=compute.0 numeric=true doc=doc(compute.0) />
+            <UrlInput id=real_loop.0 label=real_loop.1 key=real_loop.0 numeric=true doc=doc(real_loop.0) />
+            <UrlInput id=interval.0 label=interval.1 key=interval.0 numeric=true doc=doc(interval.0) />
             <UrlInput
                 id=fields.0
                 label=fields.1
                 key=fields.0
                 placeholder="index,utilization.gpu,memory.used"
-                hint="The --query-gpu list, only for a CSV without header."
+                doc=doc(fields.0)
             />
         </form>
     }

@@ -29,7 +29,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         id: "backlog-paste",
         label: "Backlog CSV",
         placeholder: "idea,screen_gain,full_gain\nbigger-backbone,0.012,0.009",
-        hint: "Rows without a full gain yet are skipped and listed.",
+        note: "",
         accept: ".csv,.txt,text/*",
     }],
     typed: &[],

@@ -37,49 +37,41 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
     typed: &[
         Typed {
             field: "itemSeconds",
-            id: "item-seconds",
             label: "Seconds per item",
             control: Control::number("e.g. 0.9"),
         },
         Typed {
             field: "batchSeconds",
-            id: "batch-seconds",
             label: "Seconds per batch",
             control: Control::number("instead of per item"),
         },
         Typed {
             field: "batchSize",
-            id: "batch-size",
             label: "Items per batch",
             control: Control::number("e.g. 32"),
         },
         Typed {
             field: "testItems",
-            id: "test-items",
             label: "Hidden test items",
             control: Control::number("e.g. 40000"),
         },
         Typed {
             field: "limitHours",
-            id: "limit-hours",
             label: "Run-time limit (h)",
             control: Control::number("e.g. 9"),
         },
         Typed {
             field: "setupSeconds",
-            id: "setup-seconds",
             label: "Set-up seconds",
             control: Control::number("none"),
         },
         Typed {
             field: "timedItems",
-            id: "timed-items",
             label: "Items timed",
             control: Control::number("e.g. 2000"),
         },
         Typed {
             field: "platform",
-            id: "platform",
             label: "Platform",
             control: Control::Text {
                 numeric: false,

@@ -36,7 +36,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "metadata-paste",
             label: PASTED,
             placeholder: "{ \"id\": \"you/your-kernel\", \"code_file\": \"main.ipynb\", ... }",
-            hint: "",
+            note: "",
             accept: ".json,application/json",
         },
         TextBox {
@@ -44,22 +44,19 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "code-paste",
             label: "Code file (optional: the notebook JSON or the script)",
             placeholder: "",
-            hint: "Its size and its outputs are checked against Kaggle's limits: open or drop the file to size it \
-                   as it is on disk.",
+            note: "Open or drop the file to size it as it is on disk.",
             accept: "",
         },
     ],
     typed: &[
         Typed {
             field: "plannable",
-            id: "plannable",
             label: "Plannable GPU hours (optional)",
             control: Control::number(""),
         },
         // Links of the old URL key `timeout` are read through `query::RENAMED`.
         Typed {
             field: "timeoutSeconds",
-            id: "timeout",
             label: "Push timeout -t (s, optional)",
             control: Control::number(""),
         },

@@ -11,6 +11,7 @@ use kgadvise_core::text::when::display_utc;
 use leptos::prelude::*;
 
 use crate::browser::now;
+use crate::components::advisor::{field_doc, field_docs};
 use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
@@ -168,6 +169,8 @@ pub fn PlanPage() -> impl IntoView {
         now: url.value("now"),
     };
     let file = RwSignal::new(None::<LoadedFile>);
+    let docs = field_docs();
+    let doc = move |field: &'static str| field_doc(docs, "plan", field);
     // A quota file is decoded as the CLI decodes it (UTF-16 from PowerShell's `>` included).
     let answer = move || {
         file.with(|f| {
@@ -194,40 +197,66 @@ pub fn PlanPage() -> impl IntoView {
                 slots=vec![ExampleSlot { field: "quota", text: paste, file: Some(file) }]
             />
             <form class="controls" on:submit=no_submit>
-                <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" />
-                <UrlInput id="gpu" label="GPU hours remaining" key="gpuRemaining" numeric=true placeholder="e.g. 11" />
+                <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" doc=doc("deadline") />
                 <UrlInput
-                    id="refresh"
+                    id="gpuRemaining"
+                    label="GPU hours remaining"
+                    key="gpuRemaining"
+                    numeric=true
+                    placeholder="e.g. 11"
+                    doc=doc("gpuRemaining")
+                />
+                <UrlInput
+                    id="refreshAt"
                     label="Next reset (optional)"
                     key="refreshAt"
                     placeholder="the usual weekly reset"
-                    hint="refreshAt of `kaggle quota`; a time without a zone is UTC."
+                    doc=doc("refreshAt")
                 />
-                <UrlInput id="tpu" label="TPU hours remaining (optional)" key="tpuRemaining" numeric=true />
-                <UrlInput id="reserved" label="Reserved by running sessions (h)" key="reserved" numeric=true />
                 <UrlInput
-                    id="weekly"
+                    id="tpuRemaining"
+                    label="TPU hours remaining (optional)"
+                    key="tpuRemaining"
+                    numeric=true
+                    doc=doc("tpuRemaining")
+                />
+                <UrlInput
+                    id="reserved"
+                    label="Reserved by running sessions (h)"
+                    key="reserved"
+                    numeric=true
+                    doc=doc("reserved")
+                />
+                <UrlInput
+                    id="weeklyHours"
                     label="Weekly GPU hours (optional)"
                     key="weeklyHours"
                     numeric=true
-                    hint="When your weekly quota differs from the usual one."
+                    doc=doc("weeklyHours")
                 />
-                <UrlInput id="fold_hours" label="Hours per fold (optional)" key="foldHours" numeric=true />
-                <UrlInput id="folds" label="Folds" key="folds" numeric=true />
-                <UrlInput id="screens" label="Screens per promotion" key="screensPerPromotion" numeric=true />
                 <UrlInput
-                    id="now"
-                    label="As of (optional)"
-                    key="now"
-                    placeholder="now"
-                    hint="The time of the plan (RFC 3339 or a date); empty for now."
+                    id="foldHours"
+                    label="Hours per fold (optional)"
+                    key="foldHours"
+                    numeric=true
+                    doc=doc("foldHours")
                 />
+                <UrlInput id="folds" label="Folds" key="folds" numeric=true doc=doc("folds") />
+                <UrlInput
+                    id="screensPerPromotion"
+                    label="Screens per promotion"
+                    key="screensPerPromotion"
+                    numeric=true
+                    doc=doc("screensPerPromotion")
+                />
+                <UrlInput id="now" label="As of (optional)" key="now" placeholder="now" doc=doc("now") />
             </form>
             <PasteArea
                 id="quota-paste"
                 label="Or paste your quota (any form of `kaggle quota`, its JSON, kgkit's cache)"
                 placeholder="Resource  Used  Remaining  Total  RefreshAt"
-                hint="Replaces the GPU hours typed above. It is read here and never leaves the page."
+                hint="It is read here and never leaves the page."
+                doc=doc("quota")
                 value=paste
                 file=file
                 accept=".csv,.txt,.json,text/*"

@@ -35,8 +35,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "baseline-paste",
             label: "Baseline: curve JSON",
             placeholder: "{\"fold\": 0, \"epochs\": 10, \"greater_is_better\": true, \"points\": [{\"epoch\": 1, \"score\": 0.71}]}",
-            hint: "The accepted baseline's curve, or a JSON list of its folds' curves (their mean is the reference, \
-                   the spread of their final bests the margin).",
+            note: "",
             accept: CURVE,
         },
         TextBox {
@@ -44,7 +43,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "current-paste",
             label: "Running screen: curve JSON",
             placeholder: "",
-            hint: "",
+            note: "",
             accept: CURVE,
         },
         TextBox {
@@ -52,14 +51,13 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "folds-paste",
             label: "Baseline's fold scores (optional)",
             placeholder: "score\n0.8812\n0.8790",
-            hint: "A CSV with a score column, or one number a line: their spread is the margin.",
+            note: "",
             accept: ".csv,.txt,text/*",
         },
     ],
     typed: &[
         Typed {
             field: "margin",
-            id: "margin",
             label: "Margin",
             control: Control::Text {
                 numeric: true,
@@ -68,7 +66,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "minFrac",
-            id: "min-frac",
             label: "Earliest fraction of the schedule",
             control: Control::Text {
                 numeric: true,

@@ -26,7 +26,6 @@ pub const EXAMPLE: Example = Example {
 /// The "As of" control of the quota pages: the request's `now` (the CLI's `--now`).
 pub const AS_OF: Typed = Typed {
     field: "now",
-    id: "now",
     label: "As of",
     control: Control::Text {
         numeric: false,
@@ -46,7 +45,7 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "quota-paste",
             label: "kaggle quota",
             placeholder: "resource  used   remaining  total   refreshAt\nGPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00",
-            hint: "Any form of `kaggle quota`; a refreshAt without a zone is UTC.",
+            note: "",
             accept: ".txt,.csv,.json,text/*",
         },
         TextBox {
@@ -54,15 +53,13 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
             id: "runs-paste",
             label: "Runs log (optional)",
             placeholder: "{\"kernel\": \"me/a-train\", \"hours\": 5, \"pushed_at\": \"2026-09-15T07:00:00Z\", \"status\": \"running\"}",
-            hint: "kgkit's .kaggle-gm/gpu_runs.jsonl: runs in flight reserve hours; runs finished since the \
-                   figure was read count against it.",
+            note: "",
             accept: ".jsonl,.json,.txt,text/*",
         },
     ],
     typed: &[
         Typed {
             field: "readAt",
-            id: "read-at",
             label: "Read at",
             control: Control::Text {
                 numeric: false,

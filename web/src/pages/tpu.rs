@@ -33,37 +33,32 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         id: "quota-paste",
         label: "kaggle quota (optional)",
         placeholder: "resource  used   remaining  total   refreshAt\nGPU       2.42h  27.58h     30.00h  2026-09-19T00:00:00",
-        hint: "The GPU and TPU hours and the reset, where not typed below.",
+        note: "",
         accept: ".txt,.csv,.json,text/*",
     }],
     typed: &[
         Typed {
             field: "t4Hours",
-            id: "t4-hours",
             label: "Hours on a T4 x2",
             control: Control::number("e.g. 30"),
         },
         Typed {
             field: "gpuPlannable",
-            id: "gpu-plannable",
             label: "GPU hours plannable",
             control: Control::number("from the quota"),
         },
         Typed {
             field: "tpuRemaining",
-            id: "tpu-remaining",
             label: "TPU hours remaining",
             control: Control::number("from the quota"),
         },
         Typed {
             field: "queueHours",
-            id: "queue-hours",
             label: "TPU queue (h)",
             control: Control::number("the rules' typical wait"),
         },
         Typed {
             field: "refreshAt",
-            id: "refresh-at",
             label: "Next reset",
             control: Control::Text {
                 numeric: false,

@@ -39,7 +39,6 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
     typed: &[
         Typed {
             field: "task",
-            id: "task",
             label: "Task",
             control: Control::Listed {
                 options: task_options,
@@ -48,13 +47,11 @@ pub static SPEC: AdvisorSpec = AdvisorSpec {
         },
         Typed {
             field: "rows",
-            id: "rows",
             label: "Rows",
             control: Control::number("e.g. 250000"),
         },
         Typed {
             field: "refits",
-            id: "refits",
             label: "Refits (optional)",
             control: Control::number("e.g. 200"),
         },
