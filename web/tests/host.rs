@@ -490,7 +490,7 @@ fn plan_from_typed_numbers_matches_the_core() {
         "",
         now,
     ) {
-        PlanAnswer::Error(e) => assert!(e.starts_with("deadline:"), "{e}"),
+        PlanAnswer::Error(e) => assert!(e.starts_with("Deadline:"), "{e}"),
         other => panic!("{other:?}"),
     }
     match plan_answer(

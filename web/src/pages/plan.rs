@@ -15,6 +15,7 @@ use crate::components::advisor::{field_doc, field_docs};
 use crate::components::example::{Example, ExampleSlot, TryExample};
 use crate::components::inputs::parse_count;
 use crate::components::paste::{LoadedFile, PasteArea, given_text};
+use crate::components::site_file::SiteFile;
 use crate::components::{
     Cell, DataTable, ErrorBox, FindingList, RulesUsed, UrlInput, no_submit, text_list,
 };
@@ -57,30 +58,40 @@ pub enum PlanAnswer {
     Error(String),
 }
 
-/// The page's controls: request field (its URL key: links of the old keys are read through
-/// `query::RENAMED`) and how an error names it.
-const FIELDS: &[(&str, &str)] = &[
-    ("deadline", "deadline"),
-    ("gpuRemaining", "GPU hours remaining"),
-    ("refreshAt", "next reset"),
-    ("tpuRemaining", "TPU hours remaining"),
-    ("reserved", "reserved hours"),
-    ("weeklyHours", "weekly GPU hours"),
-    ("foldHours", "hours per fold"),
-    ("folds", "folds"),
-    ("screensPerPromotion", "screens per promotion"),
-    ("now", "as of"),
-    ("quota", PASTED),
+/// The page's typed controls, in the page's order: (request field, label, placeholder, numeric). The
+/// field is the control's id and URL key (links of the old keys are read through `query::RENAMED`); an
+/// error names the field by its label without "(optional)".
+const CONTROLS: &[(&str, &str, &str, bool)] = &[
+    ("deadline", "Deadline", "2026-12-17", false),
+    ("gpuRemaining", "GPU hours remaining", "e.g. 11", true),
+    (
+        "refreshAt",
+        "Next reset (optional)",
+        "the usual weekly reset",
+        false,
+    ),
+    ("tpuRemaining", "TPU hours remaining (optional)", "", true),
+    ("reserved", "Reserved by running sessions (h)", "", true),
+    ("weeklyHours", "Weekly GPU hours (optional)", "", true),
+    ("foldHours", "Hours per fold (optional)", "", true),
+    ("folds", "Folds", "", true),
+    ("screensPerPromotion", "Screens per promotion", "", true),
+    ("now", "As of (optional)", "now", false),
 ];
 
 const PASTED: &str = "pasted quota";
 
 /// How the page names a request field in an error (the label of its control).
 fn label(field: &str) -> &str {
-    FIELDS
-        .iter()
-        .find(|(f, _)| *f == field)
-        .map_or(field, |(_, label)| label)
+    match field {
+        "quota" => PASTED,
+        _ => CONTROLS
+            .iter()
+            .find(|(f, ..)| *f == field)
+            .map_or(field, |(_, label, ..)| {
+                label.trim_end_matches(" (optional)")
+            }),
+    }
 }
 
 /// Hours typed into a field (`11`, `10.45h`), read as `kaggle quota` writes hours.
@@ -170,7 +181,6 @@ pub fn PlanPage() -> impl IntoView {
     };
     let file = RwSignal::new(None::<LoadedFile>);
     let docs = field_docs();
-    let doc = move |field: &'static str| field_doc(docs, "plan", field);
     // A quota file is decoded as the CLI decodes it (UTF-16 from PowerShell's `>` included).
     let answer = move || {
         file.with(|f| {
@@ -196,67 +206,13 @@ pub fn PlanPage() -> impl IntoView {
                 example=&EXAMPLE
                 slots=vec![ExampleSlot { field: "quota", text: paste, file: Some(file) }]
             />
-            <form class="controls" on:submit=no_submit>
-                <UrlInput id="deadline" label="Deadline" key="deadline" placeholder="2026-12-17" doc=doc("deadline") />
-                <UrlInput
-                    id="gpuRemaining"
-                    label="GPU hours remaining"
-                    key="gpuRemaining"
-                    numeric=true
-                    placeholder="e.g. 11"
-                    doc=doc("gpuRemaining")
-                />
-                <UrlInput
-                    id="refreshAt"
-                    label="Next reset (optional)"
-                    key="refreshAt"
-                    placeholder="the usual weekly reset"
-                    doc=doc("refreshAt")
-                />
-                <UrlInput
-                    id="tpuRemaining"
-                    label="TPU hours remaining (optional)"
-                    key="tpuRemaining"
-                    numeric=true
-                    doc=doc("tpuRemaining")
-                />
-                <UrlInput
-                    id="reserved"
-                    label="Reserved by running sessions (h)"
-                    key="reserved"
-                    numeric=true
-                    doc=doc("reserved")
-                />
-                <UrlInput
-                    id="weeklyHours"
-                    label="Weekly GPU hours (optional)"
-                    key="weeklyHours"
-                    numeric=true
-                    doc=doc("weeklyHours")
-                />
-                <UrlInput
-                    id="foldHours"
-                    label="Hours per fold (optional)"
-                    key="foldHours"
-                    numeric=true
-                    doc=doc("foldHours")
-                />
-                <UrlInput id="folds" label="Folds" key="folds" numeric=true doc=doc("folds") />
-                <UrlInput
-                    id="screensPerPromotion"
-                    label="Screens per promotion"
-                    key="screensPerPromotion"
-                    numeric=true
-                    doc=doc("screensPerPromotion")
-                />
-                <UrlInput id="now" label="As of (optional)" key="now" placeholder="now" doc=doc("now") />
-            </form>
+            <PlanControls docs=docs />
             <PasteArea
                 id="quota-paste"
                 label="Or paste your quota (any form of `kaggle quota`, its JSON, kgkit's cache)"
                 placeholder="Resource  Used  Remaining  Total  RefreshAt"
                 hint="It is read here and never leaves the page."
-                doc=doc("quota")
+                doc=field_doc(docs, "plan", "quota")
                 value=paste
                 file=file
                 accept=".csv,.txt,.json,text/*"
@@ -268,6 +224,27 @@ pub fn PlanPage() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// The typed controls; their hints are their request fields' doc comments.
+#[component]
+fn PlanControls(docs: RwSignal<SiteFile>) -> impl IntoView {
+    let items = CONTROLS
+        .iter()
+        .map(|&(field, label, placeholder, numeric)| {
+            view! {
+                <UrlInput
+                    id=field
+                    label=label
+                    key=field
+                    numeric=numeric
+                    placeholder=placeholder
+                    doc=field_doc(docs, "plan", field)
+                />
+            }
+        })
+        .collect_view();
+    view! { <form class="controls" on:submit=no_submit>{items}</form> }
 }
 
 #[component]
