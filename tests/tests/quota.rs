@@ -675,7 +675,9 @@ fn quota_defaults_to_the_kgkit_cache_in_the_current_folder() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a FILE or -"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("there is no cache"), "{stderr}");
+    assert!(stderr.contains("the quota as a FILE or -"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
