@@ -1,7 +1,7 @@
 """The stand-in's network side. One loopback port (bound as port 0, so a busy port never matters):
 - `CONNECT api.kaggle.com:443` (the client's HTTPS_PROXY): answered 200, then TLS with the test CA's
   certificate, then Kaggle's RPCs `POST /v1/<Service>/<Method>` (quota, SaveKernel, session status, session
-  output, ListKernels), the log stream and the output files;
+  output, the output files' list, ListKernels), the log stream and the output files;
 - plain `GET|POST /_standin/<op>`: the tests' control API (clock, scripts, failures, holds, what it charged).
 It never connects anywhere: a CONNECT to a host it does not stand in for is refused with 403.
 """
@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 from kagglesdk.kernels.types.kernels_api_service import (
     ApiGetKernelSessionStatusRequest,
+    ApiListKernelFilesRequest,
     ApiListKernelSessionOutputRequest,
     ApiSaveKernelRequest,
 )
@@ -224,6 +225,10 @@ class KaggleHandler(BaseHTTPRequestHandler):
                     req = ApiListKernelSessionOutputRequest.from_dict(body)
                     version = world.latest(f"{req.user_name}/{req.kernel_slug}", req.version_label)
                     return 200, wire.session_output(world, version)
+                if method == "ListKernelFiles":
+                    req = ApiListKernelFilesRequest.from_dict(body)
+                    version = world.latest(f"{req.user_name}/{req.kernel_slug}", req.version_label)
+                    return 200, wire.kernel_files(world, version, req.page_size, req.page_token)
             except NotFound:
                 return 404, None
             except BareBadRequest:

@@ -14,12 +14,14 @@ from kagglesdk.kernels.types.kernels_api_service import (
     ApiGetAcceleratorQuotaStatisticsResponse,
     ApiGetKernelSessionStatusResponse,
     ApiKernelSessionOutputFile,
+    ApiListKernelFilesItem,
+    ApiListKernelFilesResponse,
     ApiListKernelSessionOutputResponse,
     ApiSaveKernelResponse,
 )
 from kagglesdk.kernels.types.kernels_enums import KernelWorkerStatus
 
-from .world import Version, World, kaggle_log_text
+from .world import Version, World, iso, kaggle_log_text
 
 FILE_HOST = "https://www.kaggleusercontent.com"
 
@@ -109,6 +111,29 @@ def session_output(world: World, version: Version) -> dict:
         log = kaggle_log_text(version.log_events(world.now))
         if log:
             r.log = log
+    return to_wire(r)
+
+
+def kernel_files(world: World, version: Version, page_size: int | None, page_token: str | None) -> dict:
+    """`kaggle kernels files USER/SLUG`: the files the session saved (none while it runs), a page at a time:
+    the page token is the offset of the page's first file."""
+    r = ApiListKernelFilesResponse()
+    if version.status(world.now) in ("QUEUED", "RUNNING"):
+        return to_wire(r)
+    names = sorted(version.fate.files)
+    first = int(page_token or 0)
+    size = page_size or 20
+    items = []
+    for name in names[first:first + size]:
+        content = version.fate.files[name]
+        item = ApiListKernelFilesItem()
+        item.name = name
+        item.size = len(content.encode() if isinstance(content, str) else bytes(content))
+        item.creation_date = iso(version.ended_at)
+        items.append(item)
+    r.files = items
+    if first + size < len(names):
+        r.next_page_token = str(first + size)
     return to_wire(r)
 
 

@@ -51,6 +51,9 @@ def test_push_status_output_logs_and_the_hours_charged(standin, kaggle, tmp_path
     running = kaggle("kernels", "status", K1)
     assert running.stdout == f'{K1} has status "KernelWorkerStatus.RUNNING"\n', running
     check_ran("status-running", running)
+    none_yet = kaggle("kernels", "files", K1, "--format", "json")
+    assert none_yet.returncode == 0 and none_yet.stdout == "[]\n", none_yet
+    check_ran("files-none", none_yet)
     standin.advance(900)
     partial = kaggle("kernels", "logs", K1)
     assert partial.stdout.startswith('[{"stream_name":"stdout","time":60.0,'), partial
@@ -65,6 +68,13 @@ def test_push_status_output_logs_and_the_hours_charged(standin, kaggle, tmp_path
     assert sorted(os.listdir(out)) == ["model.pt", "submission.csv", "train-one.log"]
     assert (out / "model.pt").read_text() == "weights"
     check_ran("output", got, {str(out): "<DIR>"}, stderr=False)  # stderr: tqdm's progress bars
+
+    files = kaggle("kernels", "files", K1, "--format", "json")
+    assert [(f["name"], f["size"]) for f in json.loads(files.stdout)] == [("model.pt", 7), ("submission.csv", 16)]
+    check_ran("files-json", files)
+    paged = kaggle("kernels", "files", K1, "--format", "json", "--page-size", "1")
+    assert paged.stdout.startswith("Next Page Token = 1\n["), paged
+    check_ran("files-paged", paged)
 
     logs = kaggle("kernels", "logs", K1)
     events = json.loads(logs.stdout)
