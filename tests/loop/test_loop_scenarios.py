@@ -253,6 +253,7 @@ def test_a_run_cancelled_at_its_cap(kg, standin, tmp_path):
     assert ended.returncode == 1 and ended.json["status"] == "cancelled", ended
     session = json.dumps(ended.json.get("session"))
     assert "KR005" in session or "cap" in session, ended  # the cap stopped it: the log ends at the cap
+    assert [f["name"] for f in ended.json["files"]["files"]] == ["checkpoint.pt"], ended  # kaggle kernels files
     assert standin.charged_h(k) == 1.0
     assert_ledger_equals_charged(kg, [k])
 

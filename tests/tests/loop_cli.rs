@@ -209,6 +209,10 @@ fn a_run_cancelled_at_its_cap() {
     let k = w.kernel("train-cap");
     w.fake("status-train-cap", "RUNNING\nCANCEL_ACKNOWLEDGED\n");
     w.fake("log-train-cap", &session_log(3595.0));
+    w.fake(
+        "files-train-cap",
+        include_str!("../fixtures/kaggle-client/files-paged.stdout.txt"),
+    );
     let out = w.run(&["push", &k, "--hours", "1", "--now", "2026-12-08T10:00:00Z"]);
     assert_eq!(out.status.code(), Some(0));
     let out = w.run(&[
@@ -227,6 +231,8 @@ fn a_run_cancelled_at_its_cap() {
     assert_eq!(out.status.code(), Some(1), "{v}");
     assert_eq!(v["status"], "cancelled");
     assert!(finding_rules(&v).contains(&"KR005".to_string()), "{v}");
+    assert_eq!(v["files"]["files"][0]["name"], "model.pt", "{v}");
+    assert_eq!(v["files"]["next_page_token"], "1", "{v}");
     assert_eq!(v["collected"]["schema"], "kgadvise.collect/1", "{v}");
     assert!(w.dir.join("w/scores.csv").is_file());
     assert_eq!(w.runs()[0]["status"], "partial");
@@ -243,6 +249,64 @@ fn a_run_cancelled_at_its_cap() {
     assert_eq!(record["status"], "partial", "{record}");
     assert_eq!(record["gpu_hours"].as_f64(), Some(1.0));
     assert_eq!(record["gpu_hours_from"], "cap");
+}
+
+#[test]
+fn a_run_that_ended_badly_lists_the_files_it_saved() {
+    let w = World::new("files");
+    let k = w.kernel("train-e");
+    w.fake("status-train-e", "RUNNING\nERROR\n");
+    w.fake("log-train-e", &session_log(600.0));
+    let out = w.run(&["push", &k, "--hours", "1", "--now", "2026-12-08T10:00:00Z"]);
+    assert_eq!(out.status.code(), Some(0));
+    let wait = |files: Option<&str>| {
+        std::fs::write(w.dir.join("fake/count-train-e"), "0").unwrap();
+        match files {
+            Some(text) => w.fake("files-train-e", text),
+            None => {
+                let _ = std::fs::remove_file(w.dir.join("fake/files-train-e"));
+            }
+        }
+        let args = [
+            "wait",
+            "me/train-e",
+            "--interval",
+            "600",
+            "--now",
+            "2026-12-08T10:05:00Z",
+        ];
+        let out = w.run(&args);
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let listed = wait(Some(include_str!(
+        "../fixtures/kaggle-client/files-paged.stdout.txt"
+    )));
+    assert!(
+        listed.contains("Files the session saved:\nfile      size  saved (UTC)\n"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("model.pt  7 B   2026-12-07 08:30\n"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("and more: kaggle kernels files me/train-e --page-token 1\n"),
+        "{listed}"
+    );
+    let none = wait(None);
+    assert!(none.contains("Files the session saved: none\n"), "{none}");
+    let unread = wait(Some("name  size\n"));
+    assert!(
+        unread
+            .contains("Files the session saved: not listed (its output could not be read: line 1"),
+        "{unread}"
+    );
+    let calls = std::fs::read_to_string(w.dir.join("fake/calls")).unwrap();
+    assert!(
+        calls.contains("kernels files me/train-e --format json"),
+        "{calls}"
+    );
 }
 
 #[test]

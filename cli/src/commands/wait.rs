@@ -1,6 +1,7 @@
 //! `kgadvise wait KERNEL`: polls `kaggle kernels status` until the run ends (with `--now`, a simulated
 //! clock: no sleep, the time advances by --interval per poll), then on error or cancel fetches the log
-//! (`kaggle kernels logs`); core says what ended it. `--collect` then collects the outputs.
+//! (`kaggle kernels logs`) and the list of the files it saved (`kaggle kernels files`); core says what
+//! ended it. `--collect` then collects the outputs.
 
 use std::process::ExitCode;
 
@@ -19,7 +20,8 @@ const EXAMPLES: &str = "Examples:
   kgadvise wait me/train-a --interval 300 --collect
   kgadvise wait me/train-a --now 2026-12-01T08:00:00Z --interval 600   a simulated clock, no sleep
 
-On error or cancel: the log tail, and whether the -t cap stopped it (the log ends at the cap).
+On error or cancel: the log tail, whether the -t cap stopped it (the log ends at the cap)
+and the files the session saved (kaggle kernels files).
 Exit codes: 0 complete, 1 error or cancelled (or no status), 2 unusable input or no Kaggle CLI.";
 
 #[derive(Debug, clap::Args)]
@@ -74,16 +76,20 @@ fn poll(kaggle: &KaggleClient, args: &Args, global: &Global) -> Result<Vec<Poll>
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let polls = poll(&kaggle, &args, global)?;
-    let log = wants_log(&args.kernel, &polls)
+    let ended_badly = wants_log(&args.kernel, &polls);
+    let log = ended_badly
         .then(|| kaggle.run(&["kernels", "logs", &args.kernel]))
         .filter(|a| a.succeeded())
         .map(|a| a.stdout);
+    let files =
+        ended_badly.then(|| kaggle.run(&["kernels", "files", &args.kernel, "--format", "json"]));
     let now = polls.last().map(|p| p.at.clone());
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let request = WaitRequest {
         kernel: args.kernel.clone(),
         polls,
         log,
+        files,
         runs: state.read_runs()?,
         now,
         set: global.overrides(),

@@ -1,6 +1,6 @@
 //! What the official Kaggle CLI prints, read (formats.md §6-§7; kaggle 2.2.5's `kaggle_api_extended.py`:
-//! `quota_view_cli`, `kernels_push_cli`, `kernels_status_cli`): the surfaces run the client and hand its
-//! output here as a [`ClientAnswer`]; every meaning of a line is decided in this file.
+//! `quota_view_cli`, `kernels_push_cli`, `kernels_status_cli`, `kernels_list_files_cli`): the surfaces run the
+//! client and hand its output here as a [`ClientAnswer`]; every meaning of a line is decided in this file.
 
 use serde::{Deserialize, Serialize};
 
@@ -249,6 +249,100 @@ pub fn read_quota_answer(answer: &ClientAnswer) -> Result<QuotaReading, String> 
     read_quota(&answer.stdout).map_err(|e| format!("its output could not be read: {e}"))
 }
 
+/// One file a session saved, as `kaggle kernels files KERNEL --format json` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SavedFile {
+    pub name: String,
+    /// Its size in bytes, when Kaggle gave one.
+    pub bytes: Option<u64>,
+    /// When Kaggle says it was made, as the client printed it.
+    pub created: Option<String>,
+}
+
+/// The files a session saved (`kaggle kernels files KERNEL --format json`): the first page of them, the
+/// token of the next page when Kaggle has more, or why there is no list.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SavedFiles {
+    pub files: Vec<SavedFile>,
+    pub next_page_token: Option<String>,
+    /// Why the files could not be listed (the client's message, or what could not be read).
+    pub error: Option<String>,
+}
+
+/// What kaggle 2.2.5 prints before the list when Kaggle has another page.
+const NEXT_PAGE: &str = "Next Page Token = ";
+
+/// Reads the answer of `kaggle kernels files KERNEL --format json`: an optional outdated-client warning,
+/// an optional `Next Page Token = T` line, then a JSON array of `{name, size, creationDate}`
+/// (`No files found` when Kaggle answered nothing).
+pub fn read_files_answer(answer: &ClientAnswer) -> SavedFiles {
+    let unread = |why: String| SavedFiles {
+        error: Some(why),
+        ..SavedFiles::default()
+    };
+    if let Some(why) = answer.failure() {
+        return unread(why);
+    }
+    let mut next_page_token = None;
+    let mut offset = 0;
+    for (n, line) in answer.stdout.split_inclusive('\n').enumerate() {
+        let text = line.trim();
+        if text.starts_with('[') {
+            return match saved_files(&answer.stdout[offset..]) {
+                Ok(files) => SavedFiles {
+                    files,
+                    next_page_token,
+                    error: None,
+                },
+                Err(why) => unread(format!("its output could not be read: {why}")),
+            };
+        }
+        if text == "No files found" {
+            return SavedFiles::default();
+        }
+        if let Some(token) = text.strip_prefix(NEXT_PAGE) {
+            next_page_token = Some(token.to_string());
+        } else if !text.is_empty() && !text.starts_with(crate::quota::OUTDATED_WARNING) {
+            return unread(format!(
+                "its output could not be read: line {}: expected the JSON list of `--format json`, got {text:?}",
+                n + 1
+            ));
+        }
+        offset += line.len();
+    }
+    unread("its output could not be read: it printed no list".to_string())
+}
+
+/// The JSON array of `kaggle kernels files --format json`; an error names the item and field.
+fn saved_files(json: &str) -> Result<Vec<SavedFile>, String> {
+    let items: Vec<serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("expected a JSON array: {e}"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let name = item
+                .get("name")
+                .and_then(serde_json::Value::as_str)
+                .ok_or_else(|| format!("file {}: expected a string `name`, got {item}", i + 1))?;
+            // int64 sizes may come as JSON strings (proto3 JSON)
+            let bytes = match item.get("size") {
+                Some(serde_json::Value::String(s)) => s.parse().ok(),
+                Some(v) => v.as_u64(),
+                None => None,
+            };
+            Ok(SavedFile {
+                name: name.to_string(),
+                bytes,
+                created: item
+                    .get("creationDate")
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +408,67 @@ mod tests {
             warned.lines().next().unwrap().to_string() + "\n"
         );
         assert!(read_push_answer(&out(&pushed, "", Some(0))).pushed());
+    }
+
+    /// What kaggle 2.2.5 printed for `kaggle kernels files` against the Kaggle stand-in.
+    macro_rules! client_text {
+        ($name:literal) => {
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../tests/fixtures/kaggle-client/",
+                $name,
+                ".stdout.txt"
+            ))
+        };
+    }
+
+    #[test]
+    fn files_answers() {
+        let listed = read_files_answer(&out(client_text!("files-json"), "", Some(0)));
+        assert_eq!(listed.error, None);
+        assert_eq!(
+            listed.files[0],
+            SavedFile {
+                name: "model.pt".into(),
+                bytes: Some(7),
+                created: Some("2026-12-07T08:30:00Z".into())
+            }
+        );
+        assert_eq!(listed.files.len(), 2);
+        let paged = read_files_answer(&out(client_text!("files-paged"), "", Some(0)));
+        assert_eq!(paged.next_page_token.as_deref(), Some("1"));
+        assert_eq!(paged.files.len(), 1);
+        let none = read_files_answer(&out(client_text!("files-none"), "", Some(0)));
+        assert_eq!(none, SavedFiles::default());
+        assert_eq!(
+            read_files_answer(&out("No files found\n", "", Some(0))),
+            SavedFiles::default()
+        );
+        let as_string = r#"[{"name": "a.bin", "size": "12"}]"#;
+        assert_eq!(
+            read_files_answer(&out(as_string, "", Some(0))).files[0].bytes,
+            Some(12)
+        );
+        let failed = read_files_answer(&out(
+            "",
+            "404 Client Error: Not Found for url: x\n",
+            Some(1),
+        ));
+        assert!(failed.error.unwrap().starts_with("404 Client Error"));
+        let table = read_files_answer(&out("name  size\n----  ----\n", "", Some(0)));
+        assert!(
+            table
+                .error
+                .unwrap()
+                .contains("line 1: expected the JSON list")
+        );
+        let nameless = read_files_answer(&out(r#"[{"size": 3}]"#, "", Some(0)));
+        assert!(
+            nameless
+                .error
+                .unwrap()
+                .contains("file 1: expected a string `name`")
+        );
     }
 
     #[test]

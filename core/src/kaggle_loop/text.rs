@@ -1,6 +1,6 @@
 //! The human text of the loop's answers: what `kgadvise push | status | wait | release | log` print.
 
-use super::answers::PushAnswer;
+use super::answers::{PushAnswer, SavedFiles};
 use super::ledger_view::{LedgerRow, LogReport, ReleaseReport, StatusReport};
 use super::push::PushReport;
 use super::wait::WaitReport;
@@ -176,6 +176,49 @@ pub(crate) fn log(r: &LogReport) -> String {
     s
 }
 
+/// A size as the files table shows it: bytes, kB, MB or GB (powers of 1000, as Kaggle's limits are).
+fn size(bytes: Option<u64>) -> String {
+    let Some(b) = bytes else {
+        return "-".to_string();
+    };
+    let units = [(1e9, "GB"), (1e6, "MB"), (1e3, "kB")];
+    match units.iter().find(|(unit, _)| b as f64 >= *unit) {
+        Some((unit, name)) => format!("{} {name}", fixed(b as f64 / unit, 1)),
+        None => format!("{b} B"),
+    }
+}
+
+/// What `kaggle kernels files` listed: a table, none, or why there is no list.
+fn saved_files(files: &SavedFiles, kernel: &str) -> String {
+    if let Some(why) = &files.error {
+        return format!("Files the session saved: not listed ({why})\n");
+    }
+    if files.files.is_empty() {
+        return "Files the session saved: none\n".to_string();
+    }
+    let rows: Vec<Vec<String>> = files
+        .files
+        .iter()
+        .map(|f| {
+            vec![
+                f.name.clone(),
+                size(f.bytes),
+                short_time(f.created.as_deref()),
+            ]
+        })
+        .collect();
+    let mut s = format!(
+        "Files the session saved:\n{}",
+        table(&["file", "size", "saved (UTC)"], &rows)
+    );
+    if let Some(token) = &files.next_page_token {
+        s.push_str(&format!(
+            "and more: kaggle kernels files {kernel} --page-token {token}\n"
+        ));
+    }
+    s
+}
+
 pub(crate) fn wait(r: &WaitReport) -> String {
     let mut s = String::new();
     for p in &r.polls {
@@ -197,6 +240,9 @@ pub(crate) fn wait(r: &WaitReport) -> String {
         for line in &summary.log_tail {
             s.push_str(&format!("  {line}\n"));
         }
+    }
+    if let Some(files) = &r.files {
+        s.push_str(&saved_files(files, &r.kernel));
     }
     s.push('\n');
     s.push_str(&render_text(&r.findings));

@@ -1,12 +1,15 @@
 //! `kgadvise wait KERNEL` and `kgadvise collect USER/SLUG` (KG §2): the polls of a run until it ends,
-//! its log tail and whether its cap stopped it when it did not complete (collect's session rules, KR005,
-//! KR011), and the run's hours recorded in the runs log when its outputs are collected.
+//! its log tail, whether its cap stopped it and the files it saved when it did not complete (collect's
+//! session rules, KR005, KR011), and the run's hours recorded in the runs log when its outputs are
+//! collected.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::answers::{ClientAnswer, logged_status, read_status_answer};
+use super::answers::{
+    ClientAnswer, SavedFiles, logged_status, read_files_answer, read_status_answer,
+};
 use super::ledger_view::{StatusCall, apply_statuses};
 use super::runs_file::{RunsFile, kernel_key, number_of, str_of};
 use crate::kernel::run_report::{CollectReport, CollectRequest, KernelOutcome, collect};
@@ -59,7 +62,7 @@ pub fn keep_polling(kernel: &str, polls: &[Poll], thresholds: &Thresholds) -> bo
     failed_in_a_row < tries
 }
 
-/// `kgadvise wait`: the polls, and once the run ended, its log (`kaggle kernels logs`).
+/// `kgadvise wait`: the polls, and once the run ended in error or cancelled, its log and its files.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct WaitRequest {
@@ -67,6 +70,8 @@ pub struct WaitRequest {
     pub polls: Vec<Poll>,
     /// `kaggle kernels logs <kernel>` once it ended in error or cancelled.
     pub log: Option<String>,
+    /// `kaggle kernels files <kernel> --format json` once it ended in error or cancelled.
+    pub files: Option<ClientAnswer>,
     /// kgkit's runs log as text.
     pub runs: String,
     pub now: Option<String>,
@@ -89,6 +94,8 @@ pub struct WaitReport {
     pub ended: bool,
     /// The session read from its status and log (log tail, stopped by the cap), when it did not complete.
     pub session: Option<CollectReport>,
+    /// The files the session saved (`kaggle kernels files`), when it did not complete.
+    pub files: Option<SavedFiles>,
     /// With `--collect`: the collect answer of its downloaded outputs (`collect USER/SLUG`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collected: Option<CollectReport>,
@@ -181,6 +188,10 @@ pub fn wait(request: &WaitRequest, clock: DateTime<Utc>) -> Result<WaitReport, R
         status: last.and_then(|(o, _)| logged_status(o)).map(str::to_string),
         ended,
         polls,
+        files: session
+            .as_ref()
+            .and(request.files.as_ref())
+            .map(read_files_answer),
         session,
         collected: None,
         runs_text: file.text(),
