@@ -21,6 +21,7 @@ use crate::diagnose::{DiagnoseRequest, Diagnoser};
 use crate::request::RequestError;
 use crate::rulebook::Thresholds;
 use crate::rulebook::ids::threshold;
+use crate::text::count::counted;
 use crate::text::number::fixed;
 use crate::text::table::TextTable;
 
@@ -48,6 +49,8 @@ pub const STOP_HINT: &str = "Ctrl+C stops sampling and prints the final diagnosi
 pub struct LiveGpu {
     pub index: u32,
     pub name: Option<String>,
+    /// Samples of this GPU so far.
+    pub samples: u64,
     /// Utilisation of the latest sample, %.
     pub util_now: Option<f64>,
     /// Mean utilisation since the start, %.
@@ -86,6 +89,7 @@ pub struct LiveReport {
     pub schema: &'static str,
     /// Seconds of log so far (from the timestamps, or samples x interval); null when unknown.
     pub span_s: Option<f64>,
+    /// Samples so far, every GPU's together (one per GPU per reading).
     pub samples: u64,
     pub gpus: Vec<LiveGpu>,
     /// Verdicts so far, fix first.
@@ -296,6 +300,7 @@ impl LiveDiagnoser {
                 LiveGpu {
                     index: g.index,
                     name: g.name.clone(),
+                    samples: g.samples,
                     util_now: trace.and_then(|t| t.util_now),
                     util_mean: g.util_mean,
                     sparkline: sparkline(&recent, SPARK_WIDTH),
@@ -378,13 +383,21 @@ impl LiveVerdict {
 }
 
 impl LiveReport {
-    /// The heading: how much of the run has been read.
+    /// The heading: how much of the run has been read, its samples counted per GPU.
     pub fn heading(&self) -> String {
         let span = self
             .span_s
             .map(fmt_span)
             .unwrap_or_else(|| "unknown span".into());
-        format!("kgadvise live: {span} of the run, {} samples", self.samples)
+        let per_gpu = self.gpus.iter().map(|g| g.samples).max();
+        let samples = match (per_gpu, self.gpus.len()) {
+            (Some(n), gpus) if gpus > 1 => {
+                format!("{} per GPU, {gpus} GPUs", counted(n, "sample", "samples"))
+            }
+            (Some(n), _) => counted(n, "sample", "samples"),
+            (None, _) => counted(self.samples, "sample", "samples"),
+        };
+        format!("kgadvise live: {span} of the run, {samples}")
     }
 
     /// One row per GPU: utilisation now, the sparkline of the last samples, memory, power.
