@@ -144,8 +144,9 @@ struct TpuInput {
     next_reset: Option<DateTime<Utc>>,
     /// KQ001 of the `quota` reading, when it is not live.
     quota_not_live: Option<Finding>,
-    /// A `quota` reading was given with no TPU row (and no `tpuRemaining`): KQ035.
-    quota_without_tpu: bool,
+    /// Why the TPU's hours are the facts' weekly ones (no `tpuRemaining`, no quota reading with a TPU
+    /// row): KQ035.
+    tpu_assumed_because: Option<&'static str>,
 }
 
 impl TpuInput {
@@ -182,7 +183,7 @@ impl TpuInput {
                 .transpose()
                 .map_err(|e| RequestError::new("refreshAt", e))?,
             quota_not_live: None,
-            quota_without_tpu: false,
+            tpu_assumed_because: None,
         };
         if let Some(text) = request.quota.as_deref() {
             let quota = QuotaText {
@@ -198,7 +199,6 @@ impl TpuInput {
                 },
                 _ => e,
             })?;
-            input.quota_without_tpu = quota.tpu.is_none() && input.tpu_plannable.is_none();
             input.quota_not_live = quota
                 .findings
                 .iter()
@@ -212,6 +212,12 @@ impl TpuInput {
                 input.tpu_plannable = input.tpu_plannable.or(Some(t.plannable));
                 input.next_reset = input.next_reset.or(Some(t.next_reset));
             }
+        }
+        if input.tpu_plannable.is_none() {
+            input.tpu_assumed_because = Some(match request.quota {
+                Some(_) => "the quota reading has no TPU row",
+                None => "no quota reading was given",
+            });
         }
         Ok(input)
     }
@@ -243,7 +249,7 @@ struct TpuRun {
     tpu_finish: DateTime<Utc>,
     choice: TpuChoice,
     quota_not_live: Option<Finding>,
-    quota_without_tpu: bool,
+    tpu_assumed_because: Option<&'static str>,
 }
 
 impl TpuRun {
@@ -303,7 +309,7 @@ impl TpuRun {
                 TpuChoice::Gpu
             },
             quota_not_live: input.quota_not_live.clone(),
-            quota_without_tpu: input.quota_without_tpu,
+            tpu_assumed_because: input.tpu_assumed_because,
         }
     }
 
@@ -452,16 +458,16 @@ fn quota_reading_not_live(run: &TpuRun, out: &mut Findings) {
     }
 }
 
-/// KQ035: the quota reading has no TPU row: the TPU's hours are the facts' weekly ones, assumed.
+/// KQ035: neither a quota reading with a TPU row nor the TPU hours: the facts' weekly ones, assumed.
 fn tpu_hours_assumed(run: &TpuRun, out: &mut Findings) {
-    if !run.quota_without_tpu {
+    let Some(because) = run.tpu_assumed_because else {
         return;
-    }
+    };
     out.uses(fact::QUOTA_TPU_WEEKLY_HOURS);
     out.add(
         rule::KQ035,
         format!(
-            "the quota reading has no TPU row and no --tpu-remaining was given: the TPU's {} h are the full weekly hours, assumed; the choice and the TPU finish rest on them",
+            "{because} and no --tpu-remaining: the TPU's {} h are the full weekly hours, assumed; the choice and the TPU finish rest on them",
             shortest(run.tpu_plannable)
         ),
     );
