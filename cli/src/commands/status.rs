@@ -3,7 +3,9 @@
 
 use std::process::ExitCode;
 
-use kgadvise_core::kaggle_loop::ledger_view::{StatusCall, StatusRequest, recheck, status};
+use kgadvise_core::kaggle_loop::ledger_view::{
+    StatusCall, StatusRequest, has_ended, recheck, status,
+};
 
 use crate::kaggle_client::{KaggleClient, LoopArgs};
 use crate::output::{CliError, Global, clock, emit};
@@ -14,9 +16,9 @@ const EXAMPLES: &str = "Examples:
   kgadvise status me/train-a          only this kernel
   kgadvise status --json | jq .held_gpu_hours
 
-Finished runs free their hours (their end is recorded: status, finished_at); a run whose status call
-fails keeps its reservation. Plannable = the quota (read as `kgadvise quota` reads it) less what the
-runs in flight hold.";
+Finished runs free their hours (their end is recorded: status, finished_at, and the hours their log
+says they ran); a run whose status call fails keeps its reservation. Plannable = the quota (read as
+`kgadvise quota` reads it) less what the runs in flight hold.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -28,13 +30,22 @@ pub struct Args {
     pub client: LoopArgs,
 }
 
-/// `kaggle kernels status` for each run in flight (of `kernels`, when given).
+/// `kaggle kernels status` for each run in flight (of `kernels`, when given), and the log of each that
+/// ended (`kaggle kernels logs`: the hours it ran).
 fn status_calls(kaggle: &KaggleClient, runs: &str, kernels: &[String]) -> Vec<StatusCall> {
     recheck(runs, kernels)
         .into_iter()
-        .map(|kernel| StatusCall {
-            answer: kaggle.run(&["kernels", "status", &kernel]),
-            kernel,
+        .map(|kernel| {
+            let answer = kaggle.run(&["kernels", "status", &kernel]);
+            let log = has_ended(&kernel, &answer)
+                .then(|| kaggle.run(&["kernels", "logs", &kernel]))
+                .filter(|a| a.succeeded())
+                .map(|a| a.stdout);
+            StatusCall {
+                kernel,
+                answer,
+                log,
+            }
         })
         .collect()
 }

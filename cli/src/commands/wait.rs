@@ -1,13 +1,13 @@
 //! `kgadvise wait KERNEL`: polls `kaggle kernels status` until the run ends (with `--now`, a simulated
-//! clock: no sleep, the time advances by --interval per poll), then on error or cancel fetches the log
-//! (`kaggle kernels logs`) and the list of the files it saved (`kaggle kernels files`); core says what
-//! ended it. `--collect` then collects the outputs.
+//! clock: no sleep, the time advances by --interval per poll), then fetches the log (`kaggle kernels
+//! logs`: the hours it ran) and on error or cancel the list of the files it saved (`kaggle kernels
+//! files`); core says what ended it. `--collect` then collects the outputs.
 
 use std::process::ExitCode;
 
 use chrono::Duration;
 use kgadvise_core::kaggle_loop::wait::{
-    Poll, WaitRequest, keep_polling, poll_seconds, wait, wait_failed, wants_log,
+    Poll, WaitRequest, keep_polling, poll_seconds, wait, wait_failed, wants_files, wants_log,
 };
 use kgadvise_core::text::when::rfc3339;
 
@@ -76,13 +76,12 @@ fn poll(kaggle: &KaggleClient, args: &Args, global: &Global) -> Result<Vec<Poll>
 pub fn run(args: Args, global: &Global) -> Result<ExitCode, CliError> {
     let kaggle = KaggleClient::require(args.client.kaggle.as_deref(), global)?;
     let polls = poll(&kaggle, &args, global)?;
-    let ended_badly = wants_log(&args.kernel, &polls);
-    let log = ended_badly
+    let log = wants_log(&args.kernel, &polls)
         .then(|| kaggle.run(&["kernels", "logs", &args.kernel]))
         .filter(|a| a.succeeded())
         .map(|a| a.stdout);
-    let files =
-        ended_badly.then(|| kaggle.run(&["kernels", "files", &args.kernel, "--format", "json"]));
+    let files = wants_files(&args.kernel, &polls)
+        .then(|| kaggle.run(&["kernels", "files", &args.kernel, "--format", "json"]));
     let now = polls.last().map(|p| p.at.clone());
     let state = StateDir::lock(args.client.state_dir.as_deref())?;
     let request = WaitRequest {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::answers::{ClientAnswer, logged_status, read_status_answer};
 use super::runs_file::{RunsFile, kernel_key, record_status, str_of};
 use crate::kernel::run_report::KernelOutcome;
+use crate::kernel::run_report::session::log_hours;
 use crate::quota::{
     ACTIVE_STATUSES, Ledger, LoggedRun, QuotaReport, QuotaText, RunsLog, ledger, read_runs_log,
     round2,
@@ -28,6 +29,16 @@ pub const LOG_SCHEMA: &str = "kgadvise.log/1";
 pub struct StatusCall {
     pub kernel: String,
     pub answer: ClientAnswer,
+    /// `kaggle kernels logs <kernel>` when the answer says the run ended ([`has_ended`]): the hours it
+    /// ran.
+    pub log: Option<String>,
+}
+
+/// Whether `kaggle kernels status`'s answer says the run ended: then its log is wanted for its hours.
+pub fn has_ended(kernel: &str, answer: &ClientAnswer) -> bool {
+    read_status_answer(kernel, answer)
+        .outcome
+        .is_some_and(KernelOutcome::ended)
 }
 
 /// `kgadvise status`: the runs log, what Kaggle said of its runs in flight, and the quota.
@@ -132,7 +143,12 @@ pub fn apply_statuses(
         let Some(record) = file.latest_mut(&call.kernel).filter(|_| settles) else {
             continue;
         };
-        record_status(record, status, now, outcome.ended());
+        let runtime = call
+            .log
+            .as_deref()
+            .filter(|_| outcome.ended())
+            .and_then(log_hours);
+        record_status(record, status, now, outcome.ended(), runtime);
         let failure = answer
             .failure_message
             .map(|m| format!(" (Failure message: \"{m}\")"))

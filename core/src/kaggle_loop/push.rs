@@ -463,7 +463,7 @@ fn end_replaced(file: &mut RunsFile, lines: &[usize], now: DateTime<Utc>) {
             record.insert("status".into(), "replaced".into());
             record.insert("finished_at".into(), rfc3339(now).into());
         } else {
-            super::runs_file::record_status(record, "cancelled", now, true);
+            super::runs_file::record_status(record, "cancelled", now, true, None);
         }
         record.insert("replaced_at".into(), rfc3339(now).into());
     }

@@ -160,13 +160,15 @@ pub(crate) fn number_of(fields: &Map<String, Value>, key: &str) -> Option<f64> {
 }
 
 /// Records what Kaggle said of the run: its status, when it was seen, and when it ended. An ended run
-/// gets `gpu_hours` (until `collect` reads its log: the time from its push to when it was seen ended, at
-/// most its cap), so the hours it spent count against a figure read before.
+/// gets `gpu_hours` so the hours it spent count against a figure read before: what its log says it ran
+/// (`runtime_hours`), else the time from its push to when it was seen ended; at most its cap either way
+/// (`collect` records them again from its outputs).
 pub fn record_status(
     fields: &mut Map<String, Value>,
     status: &str,
     seen_at: DateTime<Utc>,
     ended: bool,
+    runtime_hours: Option<f64>,
 ) {
     fields.insert("status".into(), status.into());
     fields.insert("seen_at".into(), rfc3339(seen_at).into());
@@ -177,16 +179,24 @@ pub fn record_status(
     if fields.contains_key("gpu_hours") {
         return;
     }
-    let pushed = str_of(fields, "pushed_at")
-        .and_then(|t| crate::text::when::parse_time(t, crate::text::when::DateRole::Instant).ok());
-    if let Some(pushed) = pushed {
-        let mut hours = hours_between(pushed, seen_at).max(0.0);
-        if let Some(cap) = number_of(fields, "hours") {
-            hours = hours.min(cap);
-        }
-        fields.insert("gpu_hours".into(), Value::from(round2(hours)));
-        fields.insert("gpu_hours_from".into(), "push-to-end".into());
-    }
+    let pushed = || {
+        str_of(fields, "pushed_at").and_then(|t| {
+            crate::text::when::parse_time(t, crate::text::when::DateRole::Instant).ok()
+        })
+    };
+    let (hours, from) = match runtime_hours {
+        Some(h) => (h, "log"),
+        None => match pushed() {
+            Some(pushed) => (hours_between(pushed, seen_at).max(0.0), "push-to-end"),
+            None => return,
+        },
+    };
+    let hours = match number_of(fields, "hours") {
+        Some(cap) => hours.min(cap),
+        None => hours,
+    };
+    fields.insert("gpu_hours".into(), Value::from(round2(hours)));
+    fields.insert("gpu_hours_from".into(), from.into());
 }
 
 #[cfg(test)]
@@ -200,11 +210,71 @@ mod tests {
         assert_eq!(file.text(), text);
         assert_eq!(file.in_flight(), vec!["me/a", "me/b"]);
         let b = file.latest_mut("ME/B/3").unwrap();
-        record_status(b, "complete", "2026-12-01T00:00:00Z".parse().unwrap(), true);
+        record_status(
+            b,
+            "complete",
+            "2026-12-01T00:00:00Z".parse().unwrap(),
+            true,
+            None,
+        );
         let out = file.text();
         assert!(out.starts_with("{\"z\": 1, \"kernel\": \"me/a\""));
         assert!(out.contains("not json\n\n"));
         assert!(out.contains("\"x\":[1]") && out.contains("\"status\":\"complete\""));
         assert_eq!(file.in_flight(), vec!["me/a"]);
+    }
+
+    #[test]
+    fn an_ended_run_holds_what_its_log_says_it_ran_else_push_to_end_at_most_its_cap() {
+        let record = |extra: &str| {
+            let text = format!(
+                "{{\"kernel\": \"me/a\", \"status\": \"running\", \"pushed_at\": \"2026-12-01T00:00:00Z\", \"hours\": 2.0{extra}}}"
+            );
+            RunsFile::read(&text)
+        };
+        let seen: DateTime<Utc> = "2026-12-01T01:30:00Z".parse().unwrap();
+        let hours = |file: &RunsFile| {
+            let (_, r) = file.records().next().unwrap();
+            (
+                number_of(r, "gpu_hours"),
+                str_of(r, "gpu_hours_from").map(str::to_string),
+            )
+        };
+        let mut file = record("");
+        record_status(
+            file.latest_mut("me/a").unwrap(),
+            "complete",
+            seen,
+            true,
+            Some(0.4999),
+        );
+        assert_eq!(hours(&file), (Some(0.5), Some("log".into())));
+        let mut file = record("");
+        record_status(
+            file.latest_mut("me/a").unwrap(),
+            "complete",
+            seen,
+            true,
+            None,
+        );
+        assert_eq!(hours(&file), (Some(1.5), Some("push-to-end".into())));
+        let mut file = record("");
+        record_status(
+            file.latest_mut("me/a").unwrap(),
+            "cancelled",
+            seen,
+            true,
+            Some(2.2),
+        );
+        assert_eq!(hours(&file), (Some(2.0), Some("log".into())));
+        let mut file = record("");
+        record_status(
+            file.latest_mut("me/a").unwrap(),
+            "running",
+            seen,
+            false,
+            Some(1.0),
+        );
+        assert_eq!(hours(&file), (None, None));
     }
 }

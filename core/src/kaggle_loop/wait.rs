@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::answers::{
     ClientAnswer, SavedFiles, logged_status, read_files_answer, read_status_answer,
 };
-use super::ledger_view::{StatusCall, apply_statuses};
+use super::ledger_view::{StatusCall, apply_statuses, has_ended};
 use super::runs_file::{RunsFile, kernel_key, number_of, str_of};
 use crate::kernel::run_report::{CollectReport, CollectRequest, KernelOutcome, collect};
 use crate::quota::round2;
@@ -68,7 +68,8 @@ pub fn keep_polling(kernel: &str, polls: &[Poll], thresholds: &Thresholds) -> bo
 pub struct WaitRequest {
     pub kernel: String,
     pub polls: Vec<Poll>,
-    /// `kaggle kernels logs <kernel>` once it ended in error or cancelled.
+    /// `kaggle kernels logs <kernel>` once it ended: the hours it ran; the tail when it ended in error or
+    /// cancelled.
     pub log: Option<String>,
     /// `kaggle kernels files <kernel> --format json` once it ended in error or cancelled.
     pub files: Option<ClientAnswer>,
@@ -134,12 +135,14 @@ pub fn wait(request: &WaitRequest, clock: DateTime<Utc>) -> Result<WaitReport, R
     let mut file = RunsFile::read(&request.runs);
     let mut polls = Vec::new();
     let mut last: Option<(KernelOutcome, &ClientAnswer)> = None;
-    for poll in &request.polls {
+    for (i, poll) in request.polls.iter().enumerate() {
         let at = parse_time(&poll.at, DateRole::Instant)
             .map_err(|e| RequestError::new("polls", format!("`at` {:?}: {e}", poll.at)))?;
         let call = StatusCall {
             kernel: request.kernel.clone(),
             answer: poll.answer.clone(),
+            // the log is of the run as it ended: the last poll's
+            log: request.log.clone().filter(|_| i + 1 == request.polls.len()),
         };
         apply_statuses(&mut file, std::slice::from_ref(&call), at, &mut out);
         let seen = read_status_answer(&request.kernel, &poll.answer);
@@ -300,9 +303,14 @@ fn record_collected(
     }
 }
 
-/// The run has ended without completing: its log is wanted (`kaggle kernels logs`) for the tail and
-/// whether the cap stopped it.
+/// The run has ended: its log is wanted (`kaggle kernels logs`) for the hours it ran, and when it did not
+/// complete for the tail and whether the cap stopped it.
 pub fn wants_log(kernel: &str, polls: &[Poll]) -> bool {
+    polls.last().is_some_and(|p| has_ended(kernel, &p.answer))
+}
+
+/// The run has ended without completing: the files it saved are wanted (`kaggle kernels files`).
+pub fn wants_files(kernel: &str, polls: &[Poll]) -> bool {
     polls.last().is_some_and(|p| {
         read_status_answer(kernel, &p.answer)
             .outcome

@@ -220,6 +220,12 @@ pub(super) fn read_session(
     })
 }
 
+/// Hours from the session's start to the log's last timed record (what the session ran); `None` when
+/// the log has no timed record or is not a log.
+pub(crate) fn log_hours(log: &str) -> Option<f64> {
+    read_session(None, Some(log), None, 0).ok()?.summary.hours
+}
+
 /// The diagnosis of the log's last `KGADVISE_DIAGNOSIS` line (its record number and text), or why it
 /// cannot be read.
 fn diagnosis_of(line: Option<(usize, String)>) -> (Option<WatchDiagnosis>, Option<String>) {
