@@ -1,9 +1,10 @@
 """kgadvise's loop (quota -> push -> status / wait -> collect -> log) driven through the unmodified official
 client against the Kaggle stand-in, on its simulated clock: every kgadvise command gets `--now` = the
 stand-in's clock, and `wait --interval S` runs while the stand-in moves its clock S seconds per status call.
-In every scenario the hours kgadvise's ledger records equal what the stand-in charged, to the hundredth.
+In every scenario where a run ends, the hours kgadvise's ledger records equal what the stand-in charged, to the
+hundredth: from the run's log when `status` or `wait` sees it end, from its outputs when it is collected.
 
-A command that has not landed in the kgadvise binary under test makes its test xfail, naming it."""
+A command missing from the kgadvise binary under test fails its test, naming it."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ _commands: dict[str, bool] = {}
 
 
 def require(*commands: str) -> None:
-    """xfail (naming it) when the binary has no such command yet."""
+    """Fails (naming it) when the binary has no such command."""
     if not KGADVISE or not os.access(KGADVISE, os.X_OK):
         pytest.fail(f"KGADVISE_BIN={KGADVISE!r} is not an executable: scripts/test-loop.sh builds it")
     for c in commands:
@@ -28,7 +29,7 @@ def require(*commands: str) -> None:
             r = subprocess.run([KGADVISE, c, "--help"], capture_output=True, timeout=30)
             _commands[c] = r.returncode == 0
         if not _commands[c]:
-            pytest.xfail(f"`kgadvise {c}` has not landed in this binary (loop-cli)")
+            pytest.fail(f"`kgadvise {c} --help` failed: the binary under test has no such command")
 
 
 class Kgadvise:
@@ -155,6 +156,9 @@ def test_status_alone_frees_a_finished_run_and_collect_records_its_hours(kg, sta
     status = kg("status")
     assert [(r["status"], r["held_hours"]) for r in rows_of(status.json, k)] == [("complete", 0.0)], status
     assert status.json["held_gpu_hours"] == 0
+    # seen ended 2 h after its push: it ran 1.5 h, as its log says (not the 2 h since the push)
+    assert [(r["gpu_hours"], r["gpu_hours_from"]) for r in kg.runs()] == [(1.5, "log")]
+    assert_ledger_equals_charged(kg, [k])
     assert kg("collect", k, "-p", tmp_path / "out").returncode == 0
     assert_ledger_equals_charged(kg, [k])
     assert standin.charged_h(k) == 1.5
@@ -191,6 +195,8 @@ def test_a_re_push_replaces_the_older_reservation(kg, standin, tmp_path):
     versions = standin.state()["versions"]
     assert [v["status"] for v in versions] == ["CANCEL_ACKNOWLEDGED", "RUNNING"]
     assert versions[0]["charged_h"] == pytest.approx(600 / 3600, abs=1e-5)
+    standin.advance(1200)
+    assert_ledger_equals_charged(kg, [k])  # the older run until the re-push, the newer from its log
 
 
 def kill_a_push_before_kaggle_answers(kg, standin, folder, hours, reaches_kaggle: bool):
@@ -238,7 +244,8 @@ def test_status_settles_a_pending_push_once_kaggle_ran_it(kg, standin, tmp_path)
     kill_a_push_before_kaggle_answers(kg, standin, make_kernel(tmp_path, "train-a"), 3, reaches_kaggle=True)
     standin.advance(1800)
     status = kg("status")
-    assert [r["held_hours"] for r in rows_of(status.json, k)] in ([], [0.0]), status
+    assert [(r["status"], r["held_hours"]) for r in rows_of(status.json, k)] == [("complete", 0.0)], status
+    assert_ledger_equals_charged(kg, [k])
 
 
 def test_a_run_cancelled_at_its_cap(kg, standin, tmp_path):
@@ -352,6 +359,8 @@ def test_the_stand_in_answering_http_500(kg, standin, tmp_path):
     assert q.json is not None and q.json["live"] is False, q
     assert any(f["rule"] == "KL008" for f in q.json["findings"]), q
     assert len(standin.requests("GetAcceleratorQuotaStatistics")) - before == 2  # tried twice
+    standin.call("clear", {})
+    assert_ledger_equals_charged(kg, [k])  # its status answered again: it ended 10 minutes in
 
 
 def test_the_weekly_quota_running_out(kg, standin, tmp_path):
@@ -386,6 +395,9 @@ def test_a_wait_polls_on_the_simulated_clock(kg, standin, tmp_path):
     assert done.returncode == 0, done
     assert [p["status"] for p in done.json["polls"]] == ["queued", "running", "running", "running", "complete"]
     assert len(standin.requests("GetKernelSessionStatus")) >= 5
+    # ended 20 minutes after its push, 5 of them queued: it ran 0.25 h (its log), no --collect needed
+    assert [(r["gpu_hours"], r["gpu_hours_from"]) for r in kg.runs()] == [(0.25, "log")]
+    assert_ledger_equals_charged(kg, [k])
 
 
 def test_a_failed_status_call_names_the_http_status(kg, standin, tmp_path):
