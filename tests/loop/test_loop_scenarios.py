@@ -434,3 +434,75 @@ def test_the_loop_reads_past_the_outdated_client_warning(kg, standin, tmp_path):
         "answer": "pushed", "version": 1, "url": f"https://www.kaggle.com/code/{USER}/train-a"}, pushed
     status = kg("status")
     assert [r["status"] for r in status.json["rows"]] == ["running"], status
+
+
+def test_push_dry_run_measured_and_force(kg, standin, tmp_path):
+    """--dry-run asks Kaggle nothing and logs nothing; --measured sets -t by the cap factor; a shape kgadvise
+    does not know is refused, and --force pushes it past that (KL009) to Kaggle's bare 400 (KL002), which is
+    not logged."""
+    require("push")
+    folder = make_kernel(tmp_path, "train-a")
+    dry = kg("push", folder, "--measured", 2.5, "--dry-run")
+    assert dry.returncode == 0 and dry.json["go"] is True and dry.json["answer"] is None, dry
+    assert dry.json["timeout_seconds"] == 12600, dry  # 2.5 h x the cap factor 1.4
+    assert standin.requests("SaveKernel") == [] and kg.runs() == []
+    pushed = kg("push", folder, "--measured", 2.5)
+    assert pushed.returncode == 0 and pushed.json["logged"] == "pushed", pushed
+    assert standin.requests("SaveKernel")[0]["request"]["sessionTimeoutSeconds"] == 12600
+
+    odd = make_kernel(tmp_path, "train-b", shape="NvidiaTeslaT4Highmem")
+    refused = kg("push", odd, "--hours", 1)
+    assert refused.returncode == 1 and refused.json["go"] is False, refused
+    assert len(standin.requests("SaveKernel")) == 1
+    forced = kg("push", odd, "--hours", 1, "--force")
+    rules = {f["rule"] for f in forced.json["findings"]}
+    assert forced.returncode == 1 and {"KL009", "KL002"} <= rules, forced
+    assert forced.json["answer"]["answer"] == "bad-request", forced
+    assert [r["kernel"] for r in kg.runs()] == [f"{USER}/train-a"]
+
+
+def test_a_push_waits_for_an_attached_kernel_still_running(kg, standin, tmp_path):
+    """An attached kernel_source still running refuses the push (KM018) until status sees it end."""
+    require("push")
+    prep = f"{USER}/prep-a"
+    standin.script(prep, runtime_s=3600)
+    assert kg("push", make_kernel(tmp_path, "prep-a"), "--hours", 2).returncode == 0
+    train = make_kernel(tmp_path, "train-a", kernel_sources=[prep])
+    early = kg("push", train, "--hours", 1)
+    assert early.returncode == 1 and any(f["rule"] == "KM018" for f in early.json["findings"]), early
+    assert len(standin.requests("SaveKernel")) == 1
+    standin.advance(3600)
+    later = kg("push", train, "--hours", 1)
+    assert later.returncode == 0 and later.json["logged"] == "pushed", later
+    assert_ledger_equals_charged(kg, [prep])
+
+
+def test_kaggle_answering_the_push_with_http_500(kg, standin, tmp_path):
+    require("push")
+    standin.fail("SaveKernel", 500)
+    r = kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1)
+    assert r.returncode == 1, r
+    assert any(f["rule"] == "KL006" and "500" in f["evidence"] for f in r.json["findings"]), r
+    assert standin.state()["versions"] == []
+    assert kg.runs() == []  # an HTTP error is Kaggle's answer: nothing was pushed, nothing is logged
+
+
+def test_collect_reads_kg_run_json_from_the_outputs(kg, standin, tmp_path):
+    """A kernel built by kgkit's runner saves kg_run.json: `collect USER/SLUG` answers from it and records
+    the run's hours from its elapsed time."""
+    require("push", "wait", "collect", "log")
+    k = f"{USER}/train-a"
+    with open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "kernel", "KR009", "clean",
+                           "kg_run.json")) as f:
+        report = json.load(f)
+    report["elapsed_s"] = 1795.0  # the runner starts a few seconds into the session
+    standin.script(k, runtime_s=1800, files={"kg_run.json": json.dumps(report)})
+    assert kg("push", make_kernel(tmp_path, "train-a"), "--hours", 1).returncode == 0
+    assert kg.wait(k, 900).returncode == 0
+    collected = kg("collect", k, "-p", tmp_path / "out")
+    assert collected.returncode == 0, collected
+    assert (tmp_path / "out" / "kg_run.json").exists()
+    assert collected.json["folds_total"] == collected.json["folds_done"] == 4, collected
+    assert [(r["status"], r["gpu_hours"], r["gpu_hours_from"]) for r in kg.runs()] == [
+        ("collected", 0.5, "runtime")]
+    assert_ledger_equals_charged(kg, [k])
