@@ -289,7 +289,8 @@ def check(
     ``running_gpu``: Batch GPU sessions already running or queued on the account.
     ``running_tpu``: Batch TPU sessions already running or queued.
     ``running_cpu``: Batch CPU sessions already running.
-    ``running_kernels``: Kernels still queued or running (owner/slug; a /version and the case are ignored).
+    ``running_kernels``: Kernels still queued or running (owner/slug, or owner/slug/N naming the version that
+    runs; the case is ignored). A source pinned to a version other than the one running is not blocked.
     ``plannable``: GPU hours that can still be planned this week (what kgadvise quota gives); they win over
     the quota reading's GPU figure. A TPU push is never judged on them: the TPU hours are separate.
     ``plannable_tpu``: TPU hours that can still be planned this week (a separate quota); they win over the

@@ -266,12 +266,18 @@ fn session_limit(tpu: bool) -> FactId {
     }
 }
 
+/// A cap factor as the answers print it: at most three decimals (a factor trimmed to the session
+/// limit is the limit over the estimate, `1.3953488372093024`).
+pub(crate) fn factor_text(factor: f64) -> String {
+    shortest((factor * 1000.0).round() / 1000.0)
+}
+
 /// KQ020: the cap and how it was reached.
 fn cap_line(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
     let how = match run.input {
         CapInput::Measured { hours } => {
             out.uses(threshold::CAP_FACTOR);
-            format!("{} x measured {} h", shortest(run.factor), shortest(hours))
+            format!("{} x measured {} h", factor_text(run.factor), shortest(hours))
         }
         CapInput::FullCv { fold_hours, folds } => {
             out.uses(threshold::CAP_FULL_CV_FACTOR);
@@ -287,7 +293,7 @@ fn cap_line(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
             };
             format!(
                 "{} x (ceil({folds}/{gpus}){per} = {rounds} rounds x {} h + {} h overhead = {} h)",
-                shortest(run.factor),
+                factor_text(run.factor),
                 shortest(fold_hours),
                 shortest(thresholds.get(threshold::PLAN_FULL_CV_OVERHEAD_HOURS)),
                 shortest(round2(run.estimate_hours))

@@ -7,6 +7,7 @@ mod budget;
 
 pub use budget::*;
 
+use crate::text::count::counted;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -507,7 +508,7 @@ fn promotion_cost(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
     out.add(
         rule::KQ013,
         format!(
-            "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {} cycles, {} screens and {} promotions, {} h left over",
+            "c = {} h, K = {}: screen {} h, promotion ceil({}/2) x {} + {} = {} h (kgkit's c x K/2 = {} h); cycle of {} screens + 1 promotion = {} h; {} h of exploration buy {}, {} and {}, {} h left over",
             shortest(fp.fold_hours),
             fp.folds,
             fmt_h(fp.screen_hours),
@@ -519,9 +520,9 @@ fn promotion_cost(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
             run.screens_per_promotion,
             fmt_h(fp.cycle_hours),
             fmt_h(run.gpu.exploration_hours),
-            fp.cycles,
-            fp.screens,
-            fp.promotions,
+            counted(fp.cycles as u64, "cycle", "cycles"),
+            counted(fp.screens as u64, "screen", "screens"),
+            counted(fp.promotions as u64, "promotion", "promotions"),
             fmt_h(fp.leftover_hours)
         ),
     );
@@ -547,12 +548,16 @@ fn last_safe_start(run: &PlanRun, thresholds: &Thresholds, out: &mut Findings) {
     out.add(
         code,
         format!(
-            "final full-CV run capped at {} h ({} x {} h): last safe start {} ({} h from now)",
+            "final full-CV run capped at {} h ({} x {} h): last safe start {} ({})",
             fmt_h(fp.final_run_cap_hours),
             shortest(thresholds.get(threshold::CAP_FULL_CV_FACTOR)),
             fmt_h(fp.promotion_hours),
             fp.last_safe_start,
-            fixed(hours_to_last, 1)
+            if hours_to_last < 0.0 {
+                format!("{} h ago", fixed(-hours_to_last, 1))
+            } else {
+                format!("{} h from now", fixed(hours_to_last, 1))
+            }
         ),
     );
 }
@@ -718,13 +723,12 @@ impl FoldPlan {
         )];
         if phase == Phase::Exploration {
             lines.push(format!(
-                "{} h of exploration buy {} cycle{} of {} screens + 1 promotion: {} screens, {} promotions, {} h left over.",
+                "{} h of exploration buy {} of {} screens + 1 promotion: {}, {}, {} h left over.",
                 fmt_h(exploration_hours),
-                self.cycles,
-                if self.cycles == 1 { "" } else { "s" },
+                counted(self.cycles as u64, "cycle", "cycles"),
                 self.screens_per_promotion,
-                self.screens,
-                self.promotions,
+                counted(self.screens as u64, "screen", "screens"),
+                counted(self.promotions as u64, "promotion", "promotions"),
                 fmt_h(self.leftover_hours)
             ));
         }

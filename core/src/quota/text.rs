@@ -283,7 +283,7 @@ pub(crate) fn cap(r: &CapReport) -> String {
     let mut s = format!(
         "Cap {} h ({} x {} h estimate): push with kaggle kernels push -t {}\n",
         shortest(r.cap_hours),
-        shortest(r.factor),
+        super::cap::factor_text(r.factor),
         shortest(r.estimate_hours),
         r.timeout_seconds
     );

@@ -11,8 +11,8 @@ use crate::text::table::table;
 pub(crate) fn fidelity(r: &FidelityReport) -> String {
     let opt = |v: Option<f64>| v.map(|x| fixed(x, 3)).unwrap_or_else(|| "n/a".to_string());
     let mut s = format!(
-        "{} ideas: sign agreement {}, Spearman {}\n\n",
-        r.ideas,
+        "{}: sign agreement {}, Spearman {}\n\n",
+        crate::text::count::counted(r.ideas as u64, "idea", "ideas"),
         opt(r.sign_agreement),
         opt(r.spearman)
     );

@@ -63,7 +63,8 @@ pub struct CheckRequest {
     /// Batch CPU sessions already running.
     #[cfg_attr(feature = "cli", arg(long, value_name = "N"))]
     pub running_cpu: Option<u32>,
-    /// Kernels still queued or running (owner/slug; a /version and the case are ignored).
+    /// Kernels still queued or running (owner/slug, or owner/slug/N naming the version that runs; the case is
+    /// ignored). A source pinned to a version other than the one running is not blocked.
     #[cfg_attr(
         feature = "cli",
         arg(long, value_name = "ID,...", value_delimiter = ',')
