@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scaffolds a new finding rule (the model: ruff's scripts/add_rule.py):
-#   bash scripts/add-rule.sh AREA "Title of the rule"      AREA: KH KV KQ KM KR KS KB
+#   bash scripts/add-rule.sh AREA "Title of the rule"      AREA: KH KV KQ KM KR KS KB KL
 #   bash scripts/add-rule.sh --code KQ060 AREA "Title"      a code of your choosing (free, of AREA)
 # writes, in the repository it runs in ($KGADVISE_ROOT, else this script's repository):
 #   1. a [[rule]] stub in the rules file that holds the area's codes (rules/<area>.toml), with the next free
@@ -22,12 +22,12 @@ fi
 area="${1:-}"
 title="${2:-}"
 if [ -z "$area" ] || [ -z "$title" ] || [ $# -ne 2 ]; then
-  echo "usage: bash scripts/add-rule.sh [--code KX0NN] AREA \"Title of the rule\"  (AREA: KH KV KQ KM KR KS KB)" >&2
+  echo "usage: bash scripts/add-rule.sh [--code KX0NN] AREA \"Title of the rule\"  (AREA: KH KV KQ KM KR KS KB KL)" >&2
   exit 2
 fi
 case "$area" in
-  KH | KV | KQ | KM | KR | KS | KB) ;;
-  *) echo "add-rule.sh: unknown area '$area'; expected one of KH KV KQ KM KR KS KB" >&2; exit 2 ;;
+  KH | KV | KQ | KM | KR | KS | KB | KL) ;;
+  *) echo "add-rule.sh: unknown area '$area'; expected one of KH KV KQ KM KR KS KB KL" >&2; exit 2 ;;
 esac
 case "$title" in
   *'"'* | *'\'*) echo "add-rule.sh: a title without quotes or backslashes, please" >&2; exit 2 ;;

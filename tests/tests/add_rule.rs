@@ -118,6 +118,43 @@ fn add_rule_scaffolds_the_next_free_code() {
     std::fs::remove_dir_all(&repo).unwrap();
 }
 
+#[test]
+fn add_rule_scaffolds_a_rule_of_the_loop() {
+    let repo = scratch_repo("loop");
+    let out = add_rule(&repo, &["KL", "A push Kaggle answered twice"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let book = rule_book(&repo);
+    let added = book
+        .rules
+        .iter()
+        .find(|r| r.title == "A push Kaggle answered twice")
+        .expect("the new rule is in the book");
+    let code = added.id.to_string();
+    assert!(code.starts_with("KL"), "{code}");
+    assert!(
+        repo.join(format!("tests/fixtures/rules/{code}.toml"))
+            .is_file()
+    );
+    let stubbed: Vec<PathBuf> = walk(&repo.join("core/src"))
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .contains(&format!("rule::{code}"))
+        })
+        .collect();
+    assert_eq!(stubbed.len(), 1, "{stubbed:?}");
+    assert!(
+        stubbed[0].starts_with(repo.join("core/src/kaggle_loop")),
+        "{stubbed:?}"
+    );
+    std::fs::remove_dir_all(&repo).unwrap();
+}
+
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -277,7 +277,11 @@ fn cap_line(run: &CapRun, thresholds: &Thresholds, out: &mut Findings) {
     let how = match run.input {
         CapInput::Measured { hours } => {
             out.uses(threshold::CAP_FACTOR);
-            format!("{} x measured {} h", factor_text(run.factor), shortest(hours))
+            format!(
+                "{} x measured {} h",
+                factor_text(run.factor),
+                shortest(hours)
+            )
         }
         CapInput::FullCv { fold_hours, folds } => {
             out.uses(threshold::CAP_FULL_CV_FACTOR);
