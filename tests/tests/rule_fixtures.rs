@@ -141,6 +141,17 @@ fn check_fixture(code: &str, fixture: &Fixture) -> (bool, bool) {
             continue;
         }
         let findings = findings_of(code, case);
+        for f in &findings {
+            let title = kgadvise_core::rulebook()
+                .rule(&f.rule)
+                .map(|r| r.title.as_ref());
+            assert_eq!(
+                Some(f.title.as_str()),
+                title,
+                "{code} {:?}: one code, one message: a finding's title is its rule's",
+                case.name
+            );
+        }
         let of_rule: Vec<Finding> = findings.into_iter().filter(|f| f.rule == code).collect();
         assert_eq!(
             !of_rule.is_empty(),

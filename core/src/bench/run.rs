@@ -355,8 +355,8 @@ fn failed_runs(bench: &MeasuredBench, out: &mut Findings) {
     }
 }
 
-/// Each run's diagnosis findings (its verdicts), titled with the run; their stale-fact finding is the
-/// bench's own.
+/// Each run's diagnosis findings (its verdicts), their evidence led by the run's label (the title stays
+/// the rule's); their stale-fact finding is the bench's own.
 fn run_verdicts(bench: &MeasuredBench, out: &mut Findings) {
     for (i, d) in bench.runs.iter().enumerate() {
         let Some(diagnosis) = &d.diagnosis else {
@@ -364,7 +364,7 @@ fn run_verdicts(bench: &MeasuredBench, out: &mut Findings) {
         };
         for f in diagnosis.findings.iter().filter(|f| f.rule != rule::KH004) {
             let mut f = f.clone();
-            f.title = format!("{}{}", bench.label(i), f.title);
+            f.evidence = format!("{}{}", bench.label(i), f.evidence);
             out.push(f);
         }
         for id in diagnosis.rules.iter().filter_map(|r| EntryId::of_book(r)) {
@@ -625,6 +625,38 @@ mod tests {
 
     fn rules(r: &BenchReport) -> Vec<&str> {
         r.findings.iter().map(|f| f.rule.as_str()).collect()
+    }
+
+    #[test]
+    fn a_runs_verdicts_keep_their_rules_titles_the_run_named_in_the_evidence() {
+        let idle = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/diagnose/idle-2xT4.csv"
+        ));
+        let sampled = |command: &str| MeasuredRun {
+            nvidia_smi: Some(idle.into()),
+            ..m(command, 60.0, 0)
+        };
+        let r = bench(
+            &request("t", vec![sampled("python a.py"), sampled("python b.py")]),
+            clock(),
+        )
+        .unwrap();
+        let verdicts: Vec<&Finding> = r
+            .findings
+            .iter()
+            .filter(|f| f.rule.starts_with("KV"))
+            .collect();
+        assert!(!verdicts.is_empty(), "{:?}", rules(&r));
+        for f in verdicts {
+            let doc = crate::rulebook().rule(&f.rule).unwrap();
+            assert_eq!(f.title, doc.title.as_ref());
+            assert!(
+                f.evidence.starts_with("run 1: ") || f.evidence.starts_with("run 2: "),
+                "{}",
+                f.evidence
+            );
+        }
     }
 
     #[test]
