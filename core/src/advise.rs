@@ -16,7 +16,7 @@ use serde::de;
 
 #[cfg(feature = "schema")]
 use crate::request::FILE_INPUTS;
-use crate::request::{RequestError, answer_json};
+use crate::request::{RequestError, answer_json, answer_json_and_text};
 
 /// One advisor as the surfaces that speak JSON reach it: its command name, its one-line doc, whether the
 /// libraries offer it, its entry point over JSON and (feature `schema`) its request's and report's JSON
@@ -31,6 +31,7 @@ pub struct Advisor {
     /// itself (a process and a clock of its own), so it is the command's alone.
     pub library: bool,
     answer: fn(&str, DateTime<Utc>) -> Result<String, RequestError>,
+    answer_and_text: fn(&str, DateTime<Utc>) -> Result<(String, String), RequestError>,
     #[cfg(feature = "schema")]
     schema: fn() -> serde_json::Value,
     #[cfg(feature = "schema")]
@@ -140,6 +141,7 @@ macro_rules! advisor {
             summary: $summary,
             library: $library,
             answer: |request, clock| answer_json(request, clock, $entry),
+            answer_and_text: |request, clock| answer_json_and_text(request, clock, $entry),
             #[cfg(feature = "schema")]
             schema: || schema_of($entry),
             #[cfg(feature = "schema")]
@@ -283,13 +285,29 @@ pub fn advise_json(
 ) -> Result<String, RequestError> {
     match TABLE.iter().find(|advisor| advisor.command == command) {
         Some(advisor) => (advisor.answer)(request, clock),
-        None => Err(RequestError::new(
-            "",
-            format!(
-                "unknown advisor `{command}`; expected one of: {}",
-                advisor_names().join(", ")
-            ),
-        )),
+        None => Err(unknown_advisor(command)),
+    }
+}
+
+fn unknown_advisor(command: &str) -> RequestError {
+    RequestError::new(
+        "",
+        format!(
+            "unknown advisor `{command}`; expected one of: {}",
+            advisor_names().join(", ")
+        ),
+    )
+}
+
+/// [`advise_json`]'s answer and the report's text as `kgadvise <command>` prints it.
+pub fn advise_json_and_text(
+    command: &str,
+    request: &str,
+    clock: DateTime<Utc>,
+) -> Result<(String, String), RequestError> {
+    match TABLE.iter().find(|advisor| advisor.command == command) {
+        Some(advisor) => (advisor.answer_and_text)(request, clock),
+        None => Err(unknown_advisor(command)),
     }
 }
 

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rulebook::Thresholds;
 use crate::rulebook::ids::{RuleId, rule};
+use crate::rulebook::report::Report;
 use crate::text::when::{DateRole, parse_time};
 use crate::text::{Encoding, decode_input, decode_strict};
 
@@ -211,6 +212,19 @@ pub fn answer_json<Q: de::DeserializeOwned, R: Serialize>(
     let report = advise(&from_json(request)?, clock)?;
     serde_json::to_string(&report)
         .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))
+}
+
+/// [`answer_json`] and the report's text as the CLI prints it ([`Report::text`]): the Python wheel shows
+/// both, so every table and sentence it shows is the one the CLI prints.
+pub fn answer_json_and_text<Q: de::DeserializeOwned, R: Report>(
+    request: &str,
+    clock: DateTime<Utc>,
+    advise: fn(&Q, DateTime<Utc>) -> Result<R, RequestError>,
+) -> Result<(String, String), RequestError> {
+    let report = advise(&from_json(request)?, clock)?;
+    let json = serde_json::to_string(&report)
+        .map_err(|e| RequestError::new("", format!("cannot encode the report: {e}")))?;
+    Ok((json, report.text()))
 }
 
 /// How the bytes of a file input become its request field's text ([`text_of`]).

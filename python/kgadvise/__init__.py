@@ -24,7 +24,7 @@ from ._native import VERSION as __version__
 from ._native import InputError
 from . import _advisors
 from ._advisors import ADVISORS, FUNCTIONS, advise
-from ._report import DiagnoseReport
+from ._report import DiagnoseReport, Report
 from ._watch import Watch, load_ipython_extension, watch
 
 # One function per advisor of the core (``_advisors.FUNCTIONS``), named by the core's table of advisors.
@@ -35,6 +35,7 @@ __all__ = [
     "FUNCTIONS",
     "DiagnoseReport",
     "InputError",
+    "Report",
     "Watch",
     "__version__",
     "advise",

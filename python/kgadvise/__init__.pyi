@@ -22,8 +22,6 @@ Time = Union[str, datetime.datetime, datetime.date]
 Folder = Union[os.PathLike[str], Mapping[str, str]]
 #: Threshold overrides: ``["verdict.busy-util-pct=10"]`` or ``{"verdict.busy-util-pct": 10}``.
 Overrides = Union[Sequence[str], Mapping[str, float]]
-#: A report: the dict ``kgadvise <command> --json`` prints.
-Report = Dict[str, Any]
 
 class InputError(ValueError):
     """Input kgadvise cannot answer, with the CLI's message (the argument named as its keyword, or as the
@@ -32,6 +30,15 @@ class InputError(ValueError):
     field: Optional[str]
     line: Optional[int]
     message: str
+
+class Report(Dict[str, Any]):
+    """A report: the dict ``kgadvise <command> --json`` prints; ``text`` is what ``kgadvise <command>``
+    prints (its tables included), which Jupyter shows."""
+
+    def __init__(self, report: Dict[str, Any], text: str = "") -> None: ...
+    @property
+    def text(self) -> str: ...
+    def _repr_html_(self) -> str: ...
 
 class DiagnoseReport(Dict[str, Any]):
     """The diagnose report (a dict equal to ``kgadvise diagnose --json``), shown as HTML in Jupyter.

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from . import _native
 from ._native import InputError
-from ._report import DiagnoseReport
+from ._report import DiagnoseReport, Report
 
 
 def _camel(keyword: str) -> str:
@@ -101,14 +101,16 @@ def _request(command: str, kwargs: Dict[str, Any]) -> "tuple[str, Dict[str, str]
     return text, names
 
 
-def advise(command: str, **kwargs: Any) -> Dict[str, Any]:
+def advise(command: str, **kwargs: Any) -> Report:
     """The report of any advisor by its CLI command name (``worth-gpu``), as a dict equal to
-    ``kgadvise <command> --json``. The functions below are this with the name filled in."""
+    ``kgadvise <command> --json``; its ``text`` is what ``kgadvise <command>`` prints. The functions below
+    are this with the name filled in."""
     request, names = _request(command, kwargs)
     if command == "diagnose":
         report, words = _native.diagnose(request, names)
         return DiagnoseReport(json.loads(report), json.loads(words))
-    return json.loads(_native.advise(command, request, names))
+    report, text = _native.advise_text(command, request, names)
+    return Report(json.loads(report), text)
 
 
 def _function(command: str) -> str:
@@ -169,7 +171,7 @@ def _advisor(command: str, summary: str) -> Any:
     Jupyter)."""
     function = _function(command)
 
-    def call(**kwargs: Any) -> Dict[str, Any]:
+    def call(**kwargs: Any) -> Report:
         return advise(command, **kwargs)
 
     schema = request_schema(command)
@@ -180,7 +182,8 @@ def _advisor(command: str, summary: str) -> Any:
         f"{summary}\n\n"
         f"The in-process ``kgadvise {command} --json``: keyword arguments are the command's long flags in\n"
         f"snake_case, text inputs are ``str`` (the text), ``bytes`` or a path-like (the file is read).\n"
-        f"Returns the report as a dict; raises ``kgadvise.InputError`` with the CLI's message on bad input.\n\n"
+        f"Returns the report as a dict (its ``text``: what the CLI prints); raises ``kgadvise.InputError``\n"
+        f"with the CLI's message on bad input.\n\n"
         + (f"Example::\n\n    {example}\n\n" if example else "")
         + _keywords_doc(schema)
         + "\n"

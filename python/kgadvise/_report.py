@@ -1,11 +1,30 @@
-"""The diagnose report as a dict that Jupyter shows as HTML: the verdicts, the per-GPU table, the wasted
-quota hours and the findings. Layout only: every number, sentence and column name is the core's (the
-report, and the parts of its text that ``_native.diagnose`` gives beside it)."""
+"""The reports as dicts that Jupyter shows as HTML. Every advisor's is a ``Report``: the dict equal to
+``kgadvise <command> --json`` with ``text``, what ``kgadvise <command>`` prints (its tables included: the
+quota's reservations, the plan's, the matrix), shown as such. The diagnose report lays out its verdicts,
+per-GPU table, wasted quota hours and findings from the parts of its text ``_native.diagnose`` gives. Layout
+only: every number, sentence and column name is the core's."""
 
 from __future__ import annotations
 
 import html
 from typing import Any, Dict, List, Optional
+
+
+class Report(dict):  # type: ignore[type-arg]
+    """An advisor's report: a plain dict equal to ``kgadvise <command> --json``; ``text`` is what
+    ``kgadvise <command>`` prints, which Jupyter shows."""
+
+    def __init__(self, report: Dict[str, Any], text: str = "") -> None:
+        super().__init__(report)
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """The report as the CLI prints it (the core's text)."""
+        return self._text
+
+    def _repr_html_(self) -> str:
+        return f'<pre class="kgadvise-report">{html.escape(self._text)}</pre>'
 
 
 class DiagnoseReport(dict):  # type: ignore[type-arg]

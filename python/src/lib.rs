@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use kgadvise_cli::nvidia_smi;
-use kgadvise_core::advise::{advise_json, advisor_names, library_advisors};
+use kgadvise_core::advise::{advise_json, advise_json_and_text, advisor_names, library_advisors};
 use kgadvise_core::diagnose::DiagnoseRequest;
 use kgadvise_core::diagnose::live::LiveDiagnoser;
 use kgadvise_core::request::{RequestError, from_json, text_of};
@@ -103,6 +103,21 @@ fn advise(
 ) -> PyResult<String> {
     let clock = chrono::Utc::now();
     let answer = py.detach(|| advise_json(command, request, clock));
+    answer.map_err(|e| input_error(py, e, &names.unwrap_or_default()))
+}
+
+/// [`advise`]'s answer and the report's text as `kgadvise <command>` prints it (its tables included), so
+/// the package shows the core's words.
+#[pyfunction]
+#[pyo3(signature = (command, request, names = None))]
+fn advise_text(
+    py: Python<'_>,
+    command: &str,
+    request: &str,
+    names: Option<HashMap<String, String>>,
+) -> PyResult<(String, String)> {
+    let clock = chrono::Utc::now();
+    let answer = py.detach(|| advise_json_and_text(command, request, clock));
     answer.map_err(|e| input_error(py, e, &names.unwrap_or_default()))
 }
 
@@ -341,6 +356,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(advise, m)?)?;
+    m.add_function(wrap_pyfunction!(advise_text, m)?)?;
     m.add_function(wrap_pyfunction!(diagnose, m)?)?;
     m.add_function(wrap_pyfunction!(advisors, m)?)?;
     m.add_function(wrap_pyfunction!(functions, m)?)?;

@@ -522,3 +522,28 @@ def test_the_diagnose_text_is_the_cli_text(log: Path, cargo_cli: Path) -> None:
     html = report._repr_html_()
     for header in report.words["gpu_table"]["header"]:
         assert f"<th>{header}</th>" in html
+
+
+def test_every_report_carries_the_cli_text_with_its_tables(cargo_cli: Path) -> None:
+    """Every function's report has ``text``, what ``kgadvise <command>`` prints: the quota's reservations
+    table is the CLI's, cell for cell, and Jupyter shows that text."""
+    quota, runs = FIXTURES / "quota" / "table.txt", FIXTURES / "quota" / "gpu_runs_ledger.jsonl"
+    now, read_at = "2026-09-15T10:00:00Z", "2026-09-15T09:00:00Z"
+    report = kgadvise.quota(quota=quota, runs=runs, now=now, read_at=read_at)
+    out = subprocess.run(
+        [str(cargo_cli), "quota", str(quota), "--runs", str(runs), "--now", now, "--read-at", read_at],
+        capture_output=True, text=True, check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert report.text == out.stdout
+    assert "GPU runs in flight:" in report.text and "me/pending  pending  3.00 h" in report.text
+    assert isinstance(report, dict) and report["gpu"]["plannable"] == 19.58
+    html = report._repr_html_()
+    assert html.startswith('<pre class="kgadvise-report">') and "me/repush" in html
+    plan = kgadvise.plan(deadline="2026-12-17", gpu_remaining=11, fold_hours=1.5, folds=5, now=NOW)
+    out = subprocess.run(
+        [str(cargo_cli), "plan", "--deadline", "2026-12-17", "--gpu-remaining", "11", "--fold-hours", "1.5",
+         "--folds", "5", "--now", NOW],
+        capture_output=True, text=True, check=False,
+    )
+    assert plan.text == out.stdout and "screens" in plan.text, plan.text
