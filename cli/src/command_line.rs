@@ -10,8 +10,8 @@ use crate::commands;
 use crate::output::{self, Global};
 
 const ABOUT: &str = "Kaggle compute advisor: what runs where, what defaults to write, why a run is slow, \
-how many GPU hours you have until the deadline, and whether a kernel push will be refused. \
-Offline and instant.";
+how many GPU hours you have until the deadline, and whether a kernel push will be refused: offline and \
+instant. The loop's commands (quota, push, status, wait, collect) drive the official Kaggle CLI.";
 
 const EXAMPLES: &str = "Examples:
   kgadvise matrix --platform t4x2 --capability bf16
