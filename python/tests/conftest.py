@@ -94,3 +94,12 @@ def cli_error(stderr: str, keywords: Optional[Iterable[str]] = None) -> Optional
 def in_this_env(module_file: str) -> bool:
     """Whether an imported module lives in this environment (the installed wheel, not the source tree)."""
     return Path(module_file).resolve().is_relative_to(Path(sys.prefix).resolve())
+
+
+def assert_alarm_within_two_minutes(text: str) -> None:
+    """The second-gpu-idle alarm in ``text`` says it settled within two minutes of the replayed run (issue 25's
+    "done when"), as the CLI's tests check it."""
+    found = re.search(r"\(second-gpu-idle, (\d+(?:\.\d+)?) (s|min) into the run", text)
+    assert found, text
+    seconds = float(found.group(1)) * (60.0 if found.group(2) == "min" else 1.0)
+    assert 60.0 <= seconds <= 120.0, found.group(0)

@@ -11,7 +11,7 @@ import nbclient
 import nbformat
 import pytest
 
-from conftest import FAKE_NVSMI
+from conftest import FAKE_NVSMI, assert_alarm_within_two_minutes
 
 NOTEBOOK = Path(__file__).with_name("watch.ipynb")
 
@@ -85,6 +85,7 @@ def test_the_live_view_is_updated_in_place_with_one_alarm(monkeypatch: pytest.Mo
     assert "[settled] second-gpu-idle" in views[0] and "last minutes" in views[0], views[0]
     alarms = [t for t in shown if "kgadvise ALARM" in t]
     assert len(alarms) == 1 and "second-gpu-idle" in alarms[0], shown
+    assert_alarm_within_two_minutes(alarms[0])
     printed = "".join(o.get("text", "") for o in watch_cell.outputs if o.output_type == "stream")
     assert "Verdicts (fix first): second-gpu-idle" in printed, printed
     # %%kgwatch: the same view and final report around the cell, the log saved.

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import kgadvise
-from conftest import FAKE_NVSMI, FAKE_NVSMI_NO_DEVICES, run
+from conftest import FAKE_NVSMI, FAKE_NVSMI_NO_DEVICES, assert_alarm_within_two_minutes, run
 
 
 @pytest.fixture
@@ -104,6 +104,7 @@ def test_live_without_ipython_prints_plain_lines_and_one_alarm(
     printed = capsys.readouterr().out
     assert printed.count("kgadvise ALARM") == 1 and len(w.alarms) == 1, printed
     assert "second-gpu-idle" in w.alarms[0]
+    assert_alarm_within_two_minutes(w.alarms[0])
     assert "kgadvise live [" in printed, printed
     # The final report is the CLI's diagnose of the same capture.
     out = run(cargo_cli, ["diagnose", str(REPLAY / "second-gpu-idle-2xT4.csv"), "--json"])
@@ -129,5 +130,6 @@ def test_python_m_kgadvise_watch_carries_the_alarm_into_a_kernel_log(monkeypatch
         capture_output=True, text=True, timeout=120,
     )
     assert out.stdout.count("kgadvise ALARM") == 1, out.stdout + out.stderr
+    assert_alarm_within_two_minutes(out.stdout)
     assert "epoch 1 done" in out.stdout and "Verdicts (fix first): second-gpu-idle" in out.stdout
     assert "\x1b[" not in out.stdout
