@@ -506,3 +506,53 @@ def test_collect_reads_kg_run_json_from_the_outputs(kg, standin, tmp_path):
     assert [(r["status"], r["gpu_hours"], r["gpu_hours_from"]) for r in kg.runs()] == [
         ("collected", 0.5, "runtime")]
     assert_ledger_equals_charged(kg, [k])
+
+
+def readme_loop_session() -> tuple[str, list[tuple[str, list[str], str]]]:
+    """README.md's text and its console session of the loop: each `$ kgadvise ...` line, its arguments (the
+    `# ...` comment left out) and the lines printed after it."""
+    from conftest import ROOT
+
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = f.read()
+    section = text.index("### The loop")
+    start = text.index("```console\n", section) + len("```console\n")
+    block = text[start:text.index("```\n", start)]
+    steps: list[tuple[str, list[str], str]] = []
+    for line in block.splitlines(keepends=True):
+        if line.startswith("$ kgadvise "):
+            steps.append((line, line[2:].split("#")[0].split()[1:], ""))
+        else:
+            command, argv, printed = steps[-1]
+            steps[-1] = (command, argv, printed + line)
+    return text, steps
+
+
+def test_the_readme_loop_session_is_what_kgadvise_prints(kg, standin, tmp_path):
+    """README's loop session, run through the real client against the stand-in: every command prints exactly
+    what the README shows (a kernel that runs 2.6 h, its status read an hour after the push).
+    KGADVISE_RECORD=1 writes what they print into the README instead."""
+    from conftest import ROOT
+
+    require("quota", "push", "status", "wait", "collect", "log", "release")
+    standin.quota(gpu_used_h=2.42)
+    standin.script(f"{USER}/train", runtime_s=2.6 * 3600)
+    make_kernel(tmp_path, "train")
+    readme, steps = readme_loop_session()
+    assert [argv[0] for _, argv, _ in steps] == ["quota", "push", "status", "wait", "collect", "log", "release"]
+    session = ""
+    for command, argv, shown in steps:
+        if argv[0] == "status":
+            standin.advance(3600)
+        standin.status_step(int(argv[argv.index("--interval") + 1]) if "--interval" in argv else 0)
+        try:
+            r = kg(*argv, json_out=False)
+        finally:
+            standin.status_step(0)
+        session += command + r.stdout
+        if os.environ.get("KGADVISE_RECORD") != "1":
+            assert r.stdout == shown, f"kgadvise {' '.join(argv)}: README shows\n{shown}\nkgadvise printed\n{r.stdout}"
+    if os.environ.get("KGADVISE_RECORD") == "1":
+        old = "".join(command + shown for command, _, shown in steps)
+        with open(os.path.join(ROOT, "README.md"), "w") as f:
+            f.write(readme.replace(old, session, 1))
