@@ -647,6 +647,19 @@ fn request_errors_name_the_field() {
         ..base.clone()
     });
     assert_eq!(e.field, "", "{e}");
+    // a control with every row of the idea and more: a screen against a full run, said so
+    let e = field(CompareRequest {
+        idea: "id,y_true,y_pred\n1,1,0.9\n2,0,0.2\n".into(),
+        control: "id,y_true,y_pred\n1,1,0.8\n2,0,0.3\n3,1,0.7\n".into(),
+        ..base.clone()
+    });
+    assert!(
+        e.message
+            .contains("holds every row of the idea file and 1 more (`3`)")
+            && e.message.contains("control screen")
+            && e.message.contains("KS009"),
+        "{e}"
+    );
     // the JSON request: camelCase keys, unknown ones refused by name
     let json = serde_json::json!({"idea": base.idea, "control": base.control, "metric": "auc", "resamples": 20});
     let report = kgadvise_core::advise::advise_json("compare", &json.to_string(), clock()).unwrap();

@@ -179,6 +179,20 @@ fn index_by_id(idea_ids: &[String], control_ids: &[String]) -> Result<Vec<usize>
             .collect()
     };
     let (only_idea, only_control) = (only(idea_ids, &pos), only(control_ids, &seen));
+    if only_idea.is_empty() && !only_control.is_empty() {
+        // Every idea row is in the control, which has more: a one-fold screen against a full run's OOF.
+        return Err(RequestError::new(
+            "",
+            format!(
+                "{CONTROL} holds every row of {IDEA} and {} more ({}): a screen on some folds against a full \
+                 run's out-of-fold predictions? The fair reference for a screen is a control screen, the \
+                 baseline run at the screen's settings on the same folds (`kgadvise explain KS009`); expected \
+                 out-of-fold predictions of the same rows",
+                only_control.len(),
+                list(&only_control, only_control.len())
+            ),
+        ));
+    }
     if !only_idea.is_empty() || !only_control.is_empty() {
         let mut parts = Vec::new();
         for (ids, name) in [(&only_idea, IDEA), (&only_control, CONTROL)] {
