@@ -76,16 +76,9 @@ impl LiveView {
             _ => (100, 40),
         };
         let text = format!("{}\n{STOP_HINT}\n", report.view_text());
-        let lines: Vec<&str> = text
-            .lines()
-            .take(rows.saturating_sub(1).max(1) as usize)
-            .collect();
+        let lines = fit(&text, cols, rows);
         for line in &lines {
-            let cut: String = line
-                .chars()
-                .take(cols.saturating_sub(1).max(1) as usize)
-                .collect();
-            let _ = writeln!(self.out, "{cut}");
+            let _ = writeln!(self.out, "{line}");
         }
         self.drawn = lines.len() as u16;
         let _ = self.out.flush();
@@ -133,5 +126,62 @@ impl LiveView {
         }
         self.drawn = 0;
         let _ = self.out.flush();
+    }
+}
+
+/// The view's lines as the screen can hold them: a line wider than the terminal goes on over the next
+/// lines (broken at a space where it can be, indented), so a verdict's evidence is read whole rather than
+/// cut; at most one screen less a line, so the cursor can come back to the view's top to redraw it.
+fn fit(text: &str, cols: u16, rows: u16) -> Vec<String> {
+    let width = usize::from(cols.saturating_sub(1).max(8));
+    const INDENT: &str = "    ";
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest: Vec<char> = line.chars().collect();
+        let mut first = true;
+        loop {
+            let room = if first { width } else { width - INDENT.len() };
+            let prefix = if first { "" } else { INDENT };
+            if rest.len() <= room {
+                out.push(format!("{prefix}{}", rest.iter().collect::<String>()));
+                break;
+            }
+            // break after the last space that fits, else mid-word
+            let at = rest[..room]
+                .iter()
+                .rposition(|c| *c == ' ')
+                .filter(|&i| i > 0)
+                .map_or(room, |i| i + 1);
+            let piece: String = rest[..at].iter().collect();
+            out.push(format!("{prefix}{}", piece.trim_end()));
+            rest.drain(..at);
+            first = false;
+        }
+    }
+    out.truncate(usize::from(rows.saturating_sub(1).max(1)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn a_long_line_goes_on_over_the_next_lines_and_the_view_keeps_to_the_screen() {
+        let text = "short\n  [settled] second-gpu-idle - GPU 1 idle (0.5 quota h per hour): GPU 1 at 0 % since 00:00:40\n";
+        let lines = fit(text, 41, 40);
+        assert_eq!(
+            lines,
+            [
+                "short",
+                "  [settled] second-gpu-idle - GPU 1",
+                "    idle (0.5 quota h per hour): GPU 1",
+                "    at 0 % since 00:00:40",
+            ]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 40));
+        assert_eq!(fit(text, 41, 3).len(), 2);
+        let word = "x".repeat(100);
+        assert!(fit(&word, 41, 40).iter().all(|l| l.chars().count() <= 40));
     }
 }

@@ -18,6 +18,9 @@ use serde::de;
 use crate::request::FILE_INPUTS;
 use crate::request::{RequestError, answer_json, answer_json_and_text};
 
+/// An entry point's answer to a JSON request as JSON and as the text `kgadvise <command>` prints.
+type AnswerAndText = fn(&str, DateTime<Utc>) -> Result<(String, String), RequestError>;
+
 /// One advisor as the surfaces that speak JSON reach it: its command name, its one-line doc, whether the
 /// libraries offer it, its entry point over JSON and (feature `schema`) its request's and report's JSON
 /// schemas. Each is a row of [`TABLE`], written once by [`advisor!`]: the npm package's functions and
@@ -31,7 +34,7 @@ pub struct Advisor {
     /// itself (a process and a clock of its own), so it is the command's alone.
     pub library: bool,
     answer: fn(&str, DateTime<Utc>) -> Result<String, RequestError>,
-    answer_and_text: fn(&str, DateTime<Utc>) -> Result<(String, String), RequestError>,
+    answer_and_text: AnswerAndText,
     #[cfg(feature = "schema")]
     schema: fn() -> serde_json::Value,
     #[cfg(feature = "schema")]
