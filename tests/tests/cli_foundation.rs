@@ -43,6 +43,30 @@ fn every_cell_is_answerable_through_the_cli() {
 }
 
 #[test]
+fn a_platforms_column_carries_its_notes() {
+    // CE §3: the Windows column says what runs natively (bitsandbytes among them) and what needs WSL2
+    let out = kgadvise()
+        .args(["matrix", "--platform", "windows"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\nLocal Windows:\n  - "), "{text}");
+    assert!(
+        text.contains("bitsandbytes") && text.contains("WSL2"),
+        "{text}"
+    );
+    let v = json_of(
+        &kgadvise()
+            .args(["matrix", "--platform", "windows", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert!(v["notes"].as_array().unwrap().len() >= 3, "{v}");
+    let whole = json_of(&kgadvise().args(["matrix", "--json"]).output().unwrap());
+    assert_eq!(whole["notes"], serde_json::json!([]), "{whole}");
+}
+
+#[test]
 fn unknown_identifiers_exit_2_listing_valid_values() {
     let out = kgadvise()
         .args(["matrix", "--platform", "v100"])

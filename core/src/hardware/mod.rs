@@ -85,6 +85,8 @@ pub enum MatrixReport {
         capability: Option<String>,
         cells: Vec<CellAnswer>,
         shapes: Vec<ShapeAnswer>,
+        /// The platform's notes (what runs there natively, its quirks) when one platform is asked for.
+        notes: Vec<String>,
         rules: Vec<String>,
         findings: Vec<Finding>,
     },
@@ -323,6 +325,10 @@ pub fn matrix(request: &MatrixRequest, clock: DateTime<Utc>) -> Result<MatrixRep
         capability: run.capability.map(|c| c.key.to_string()),
         cells,
         shapes,
+        notes: run
+            .platform
+            .map(|p| p.notes.iter().map(|n| n.to_string()).collect())
+            .unwrap_or_default(),
         rules: closed.rules,
         findings: closed.findings,
     })

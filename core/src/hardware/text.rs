@@ -80,6 +80,7 @@ pub(crate) fn matrix(report: &MatrixReport) -> String {
         MatrixReport::Table {
             cells,
             shapes,
+            notes,
             findings,
             platform,
             capability,
@@ -90,6 +91,12 @@ pub(crate) fn matrix(report: &MatrixReport) -> String {
             } else {
                 matrix_grid(cells)
             };
+            if let (Some(first), false) = (cells.first(), notes.is_empty()) {
+                s.push_str(&format!("\n{}:\n", first.platform_name));
+                for note in notes {
+                    s.push_str(&format!("  - {note}\n"));
+                }
+            }
             s.push_str(&shape_table(shapes));
             s.push_str(&render_text(findings));
             s

@@ -106,6 +106,7 @@ fn MatrixAnswer(report: MatrixReport) -> impl IntoView {
         MatrixReport::Table {
             cells,
             shapes,
+            notes,
             rules,
             findings,
             ..
@@ -113,6 +114,9 @@ fn MatrixAnswer(report: MatrixReport) -> impl IntoView {
             <div id="answer" class="answer">
                 <FindingList findings=findings />
                 <MatrixTable cells=cells />
+                {(!notes.is_empty()).then(|| view! {
+                    <ul class="notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                })}
                 <ShapeTable shapes=shapes />
                 <RulesUsed rules=rules />
             </div>
