@@ -226,55 +226,30 @@ mod tests {
 
     #[test]
     fn an_ended_run_holds_what_its_log_says_it_ran_else_push_to_end_at_most_its_cap() {
-        let record = |extra: &str| {
-            let text = format!(
-                "{{\"kernel\": \"me/a\", \"status\": \"running\", \"pushed_at\": \"2026-12-01T00:00:00Z\", \"hours\": 2.0{extra}}}"
-            );
-            RunsFile::read(&text)
-        };
+        let record = r#"{"kernel": "me/a", "status": "running", "pushed_at": "2026-12-01T00:00:00Z", "hours": 2.0}"#;
         let seen: DateTime<Utc> = "2026-12-01T01:30:00Z".parse().unwrap();
-        let hours = |file: &RunsFile| {
+        // (status, ended, the log's hours) -> (gpu_hours, gpu_hours_from)
+        let cases = [
+            ("complete", true, Some(0.4999), Some(0.5), Some("log")),
+            ("complete", true, None, Some(1.5), Some("push-to-end")),
+            ("cancelled", true, Some(2.2), Some(2.0), Some("log")),
+            ("running", false, Some(1.0), None, None),
+        ];
+        for (status, ended, runtime, hours, from) in cases {
+            let mut file = RunsFile::read(record);
+            record_status(
+                file.latest_mut("me/a").unwrap(),
+                status,
+                seen,
+                ended,
+                runtime,
+            );
             let (_, r) = file.records().next().unwrap();
-            (
-                number_of(r, "gpu_hours"),
-                str_of(r, "gpu_hours_from").map(str::to_string),
-            )
-        };
-        let mut file = record("");
-        record_status(
-            file.latest_mut("me/a").unwrap(),
-            "complete",
-            seen,
-            true,
-            Some(0.4999),
-        );
-        assert_eq!(hours(&file), (Some(0.5), Some("log".into())));
-        let mut file = record("");
-        record_status(
-            file.latest_mut("me/a").unwrap(),
-            "complete",
-            seen,
-            true,
-            None,
-        );
-        assert_eq!(hours(&file), (Some(1.5), Some("push-to-end".into())));
-        let mut file = record("");
-        record_status(
-            file.latest_mut("me/a").unwrap(),
-            "cancelled",
-            seen,
-            true,
-            Some(2.2),
-        );
-        assert_eq!(hours(&file), (Some(2.0), Some("log".into())));
-        let mut file = record("");
-        record_status(
-            file.latest_mut("me/a").unwrap(),
-            "running",
-            seen,
-            false,
-            Some(1.0),
-        );
-        assert_eq!(hours(&file), (None, None));
+            assert_eq!(
+                (number_of(r, "gpu_hours"), str_of(r, "gpu_hours_from")),
+                (hours, from),
+                "{status} {runtime:?}"
+            );
+        }
     }
 }
